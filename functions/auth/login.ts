@@ -1,0 +1,16 @@
+import { login } from '../../lib/accounts.ts';
+import { endpoint } from '../../lib/http/endpoint.ts';
+import { ok } from '../../lib/http/respond.ts';
+import { validate } from '../../lib/validation.ts';
+
+/** POST /login: username and password (JSON or form) for a new token. */
+export const handler = endpoint(
+  async ({ body }) => {
+    const { username, password } = validate(body, {
+      username: { type: 'string', required: true, maxLength: 150 },
+      password: { type: 'string', required: true, trim: false, maxLength: 4096 },
+    });
+    return ok({ token: await login(username as string, password as string) });
+  },
+  { auth: 'none' },
+);

@@ -1,0 +1,63 @@
+import { BatchGetCommand, BatchWriteCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { db } from './client.ts';
+import { tableName } from '../config.ts';
+import type { Key } from './keys.ts';
+
+export type Item = Record<string, unknown>;
+
+function keyId(key: { PK: unknown; SK: unknown }): string {
+  return `${String(key.PK)}\u0000${String(key.SK)}`;
+}
+
+/** Reads several items in one strongly consistent BatchGetItem (100 keys a call). */
+export async function batchGet(keyList: Key[], projection?: string[]): Promise<BatchResult> {
+  const unique = new Map(keyList.map((key) => [keyId(key), key]));
+  const found = new Map<string, Item>();
+  const all = [...unique.values()];
+  for (let start = 0; start < all.length; start += 100) {
+    let pending: Record<string, unknown>[] | undefined = all.slice(start, start + 100).map((k) => ({ ...k }));
+    while (pending && pending.length > 0) {
+      const projectionPart = projection
+        ? {
+            ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
+            ExpressionAttributeNames: Object.fromEntries(projection.map((name, i) => [`#p${i}`, name])),
+          }
+        : {};
+      const response: BatchGetCommandOutput = await db().send(
+        new BatchGetCommand({
+          RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true, ...projectionPart } },
+        }),
+      );
+      for (const item of response.Responses?.[tableName()] ?? []) {
+        found.set(keyId(item as Key), item);
+      }
+      pending = response.UnprocessedKeys?.[tableName()]?.Keys;
+    }
+  }
+  return new BatchResult(found);
+}
+
+export class BatchResult {
+  constructor(private readonly items: Map<string, Item>) {}
+
+  get(key: Key): Item | undefined {
+    return this.items.get(keyId(key));
+  }
+
+  has(key: Key): boolean {
+    return this.items.has(keyId(key));
+  }
+}
+
+/** Deletes many items, 25 a call, resending what DynamoDB leaves unprocessed. */
+export async function batchDelete(keyList: Key[]): Promise<void> {
+  for (let start = 0; start < keyList.length; start += 25) {
+    let pending: { DeleteRequest: { Key: Record<string, unknown> } }[] | undefined = keyList
+      .slice(start, start + 25)
+      .map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } }));
+    while (pending && pending.length > 0) {
+      const response = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = response.UnprocessedItems?.[tableName()] as typeof pending;
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from './client.ts';
+import { tableName } from '../config.ts';
+import { INDEXES, PARTITION_KEY, SORT_KEY, type IndexName } from './table.ts';
+import type { Expression } from './transact.ts';
+import type { Item } from './batch.ts';
+import { InvalidPage } from '../errors.ts';
+import { decodeCursor, encodeCursor, type PageRequest } from '../pagination.ts';
+
+/** One list: a partition of an index, newest (highest sort key) first, optionally filtered. */
+export interface ListQuery {
+  index: IndexName;
+  partition: string;
+  filter?: Expression;
+}
+
+export interface Page {
+  items: Item[];
+  /** Cursor of the next page, when there is one. */
+  next?: string;
+}
+
+// A filtered Query's Limit counts items read before the filter; read in chunks of this size.
+const FILTERED_CHUNK = 200;
+
+function keyAttributes(list: ListQuery): string[] {
+  const index = INDEXES[list.index];
+  return [...new Set([PARTITION_KEY, SORT_KEY, index.partitionKey, index.sortKey])];
+}
+
+function pick(item: Item, attributes: string[]): Record<string, string> {
+  return Object.fromEntries(attributes.map((name) => [name, String(item[name])]));
+}
+
+async function query(list: ListQuery, limit: number, startKey: Record<string, unknown> | undefined, keysOnly: boolean) {
+  const index = INDEXES[list.index];
+  const names: Record<string, string> = { '#pk': index.partitionKey, ...list.filter?.names };
+  const values: Record<string, unknown> = { ':pk': list.partition, ...list.filter?.values };
+  const attributes = keyAttributes(list);
+  if (keysOnly) attributes.forEach((name, i) => (names[`#k${i}`] = name));
+  return db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: index.name,
+      KeyConditionExpression: '#pk = :pk',
+      ...(list.filter ? { FilterExpression: list.filter.expression } : {}),
+      ...(keysOnly ? { ProjectionExpression: attributes.map((_, i) => `#k${i}`).join(', ') } : {}),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+      Limit: limit,
+      ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+    }),
+  );
+}
+
+/** The key of the `count`-th matching item: where page N starts when reached by number. */
+async function skip(list: ListQuery, count: number): Promise<Record<string, string>> {
+  let remaining = count;
+  let startKey: Record<string, unknown> | undefined;
+  for (;;) {
+    const limit = list.filter ? FILTERED_CHUNK : Math.min(remaining, 1000);
+    const response = await query(list, limit, startKey, true);
+    for (const item of response.Items ?? []) {
+      remaining -= 1;
+      if (remaining === 0) return pick(item, keyAttributes(list));
+    }
+    if (!response.LastEvaluatedKey) throw new InvalidPage();
+    startKey = response.LastEvaluatedKey;
+  }
+}
+
+/**
+ * One page of a list. Reads one item past the page to learn whether a next page exists; a filtered
+ * list keeps reading until the page is full or the index ends.
+ */
+export async function queryPage(list: ListQuery, request: PageRequest): Promise<Page> {
+  const index = INDEXES[list.index];
+  const attributes = keyAttributes(list);
+  let startKey: Record<string, unknown> | undefined;
+  if (request.cursor) {
+    startKey = decodeCursor(request.cursor, attributes, { attribute: index.partitionKey, value: list.partition });
+  } else if (request.page > 1) {
+    startKey = await skip(list, (request.page - 1) * request.pageSize);
+  }
+  const items: Item[] = [];
+  for (;;) {
+    const wanted = request.pageSize + 1 - items.length;
+    const limit = list.filter ? Math.max(wanted, FILTERED_CHUNK) : wanted;
+    const response = await query(list, limit, startKey, false);
+    items.push(...(response.Items ?? []));
+    if (items.length > request.pageSize || !response.LastEvaluatedKey) break;
+    startKey = response.LastEvaluatedKey;
+  }
+  if (items.length === 0 && (request.page > 1 || request.cursor)) throw new InvalidPage();
+  const pageItems = items.slice(0, request.pageSize);
+  const last = pageItems[pageItems.length - 1];
+  return {
+    items: pageItems,
+    ...(items.length > request.pageSize && last ? { next: encodeCursor(pick(last, attributes)) } : {}),
+  };
+}

@@ -1,0 +1,81 @@
+import type middy from '@middy/core';
+import jsonBodyParser from '@middy/http-json-body-parser';
+import urlencodeBodyParser from '@middy/http-urlencode-body-parser';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { ParseError, PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../errors.ts';
+import type { Input } from '../validation.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const JSON_TYPE = /^application\/(.+\+)?json($|;)/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded($|;)/i;
+
+const jsonParser = jsonBodyParser({ disableContentTypeError: true });
+const formParser = urlencodeBodyParser({ disableContentTypeError: true });
+
+type Request = middy.Request<APIGatewayProxyEventV2>;
+
+const parsedBodies = new WeakMap<object, Input>();
+
+/** The parsed body of an event that went through `bodyParser` (empty when there was none). */
+export function parsedBody(event: APIGatewayProxyEventV2): Input {
+  return parsedBodies.get(event) ?? { data: {}, form: false };
+}
+
+function pythonTypeName(value: unknown): string {
+  if (Array.isArray(value)) return 'list';
+  if (value === null) return 'NoneType';
+  if (typeof value === 'string') return 'str';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  return typeof value;
+}
+
+/**
+ * Parses a body by its content type with middy's JSON or urlencoded parser. JSON and form are
+ * accepted on every operation; any other type with a body is 415, a body over 1 MiB is 413.
+ */
+export function bodyParser(): middy.MiddlewareObj<APIGatewayProxyEventV2> {
+  return {
+    before: async (request: Request) => {
+      const { event } = request;
+      const raw = event.body;
+      if (raw === undefined || raw === null || raw === '') {
+        parsedBodies.set(event, { data: {}, form: false });
+        return;
+      }
+      const size = event.isBase64Encoded ? Buffer.byteLength(raw, 'base64') : Buffer.byteLength(raw, 'utf8');
+      if (size > MAX_BODY_BYTES) throw new PayloadTooLarge(MAX_BODY_BYTES);
+      const contentType = event.headers?.['content-type'] ?? '';
+      if (JSON_TYPE.test(contentType)) {
+        try {
+          await jsonParser.before!(request as never);
+        } catch (error) {
+          const cause = (error as { cause?: { message?: string } }).cause;
+          throw new ParseError(`JSON parse error - ${cause?.message ?? 'invalid JSON'}`);
+        }
+        const data: unknown = event.body;
+        if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+          throw new ValidationError({
+            non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(data)}.`],
+          });
+        }
+        parsedBodies.set(event, { data: data as Record<string, unknown>, form: false });
+      } else if (FORM_TYPE.test(contentType)) {
+        try {
+          await formParser.before!(request as never);
+        } catch {
+          throw new ParseError('Form parse error - malformed application/x-www-form-urlencoded body.');
+        }
+        // A repeated form field counts once, with its last value (as Django's QueryDict).
+        const fields = event.body as unknown as Record<string, string | string[]>;
+        const data = Object.fromEntries(
+          Object.entries(fields).map(([name, value]) => [name, Array.isArray(value) ? value[value.length - 1] : value]),
+        );
+        parsedBodies.set(event, { data, form: true });
+      } else {
+        throw new UnsupportedMediaType(contentType);
+      }
+    },
+  };
+}

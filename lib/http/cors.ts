@@ -1,0 +1,36 @@
+import { corsAllowedOrigins } from '../config.ts';
+
+export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'];
+export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type'];
+export const CORS_EXPOSED_HEADERS = ['Link', 'WWW-Authenticate', 'Retry-After'];
+export const CORS_MAX_AGE_SECONDS = 86400;
+
+/** The Access-Control-Allow-Origin value for a request's Origin, or undefined when not allowed. */
+export function allowedOrigin(origin: string | undefined): string | undefined {
+  const allowed = corsAllowedOrigins();
+  if (allowed.includes('*')) return '*';
+  return origin && allowed.includes(origin) ? origin : undefined;
+}
+
+/** CORS headers for an actual (non-preflight) response. */
+export function corsHeaders(origin: string | undefined): Record<string, string> {
+  const value = allowedOrigin(origin);
+  if (!value) return {};
+  return {
+    'Access-Control-Allow-Origin': value,
+    'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS.join(', '),
+    ...(value === '*' ? {} : { Vary: 'Origin' }),
+  };
+}
+
+/** Headers answering a preflight request. */
+export function preflightHeaders(origin: string | undefined): Record<string, string> {
+  const base = corsHeaders(origin);
+  if (!base['Access-Control-Allow-Origin']) return {};
+  return {
+    ...base,
+    'Access-Control-Allow-Methods': CORS_ALLOWED_METHODS.join(', '),
+    'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS.join(', '),
+    'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
+  };
+}

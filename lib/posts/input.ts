@@ -1,0 +1,78 @@
+import { ValidationError } from '../errors.ts';
+import { slugify } from '../slug.ts';
+import { TAG_TITLE_MAX_LENGTH } from '../tags.ts';
+import { MESSAGES, validate, type Input } from '../validation.ts';
+
+export const POST_LIMITS = {
+  title: 200,
+  description: 50_000,
+  keywords: 500,
+  meta_description: 500,
+  tags: 20,
+} as const;
+
+export interface PostInput {
+  title?: string;
+  description?: string;
+  keywords?: string | null;
+  meta_description?: string | null;
+  publish?: boolean;
+  /** Tag titles, trimmed, without empties or case-insensitive repeats. */
+  tags?: string[];
+}
+
+/** `tags` as comma-separated titles (a JSON array of titles is accepted too). */
+function parseTags(raw: unknown): string[] | string {
+  let parts: unknown[];
+  if (typeof raw === 'string') parts = raw.split(',');
+  else if (Array.isArray(raw)) parts = raw;
+  else return raw === null ? MESSAGES.null : MESSAGES.invalidString;
+  const titles: string[] = [];
+  const seen = new Set<string>();
+  for (const part of parts) {
+    if (typeof part !== 'string') return MESSAGES.invalidString;
+    const title = part.trim();
+    if (title === '') continue;
+    if (title.includes('\0')) return MESSAGES.nullCharacters;
+    if (/\p{Surrogate}/u.test(title)) return MESSAGES.surrogates;
+    if ([...title].length > TAG_TITLE_MAX_LENGTH) return `Ensure each tag has no more than ${TAG_TITLE_MAX_LENGTH} characters.`;
+    if (slugify(title) === '') return `Tag "${title}" must contain at least one letter or digit.`;
+    const folded = title.toLowerCase();
+    if (seen.has(folded)) continue;
+    seen.add(folded);
+    titles.push(title);
+  }
+  if (titles.length > POST_LIMITS.tags) return `Ensure this field has no more than ${POST_LIMITS.tags} tags.`;
+  return titles;
+}
+
+/**
+ * Validates a create (`partial: false`: title and description required) or an update body.
+ * Fields the client may not set (slug, author, counters, is_featured, ...) are ignored.
+ */
+export function parsePostInput(input: Input, { partial }: { partial: boolean }): PostInput {
+  const errors: Record<string, string[]> = {};
+  let values: PostInput = {};
+  try {
+    values = validate(input, {
+      title: { type: 'string', required: !partial, maxLength: POST_LIMITS.title },
+      description: { type: 'string', required: !partial, maxLength: POST_LIMITS.description },
+      keywords: { type: 'string', nullable: true, allowBlank: true, maxLength: POST_LIMITS.keywords },
+      meta_description: { type: 'string', nullable: true, allowBlank: true, maxLength: POST_LIMITS.meta_description },
+      publish: { type: 'boolean' },
+    }) as PostInput;
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    Object.assign(errors, error.fields);
+  }
+  if (values.title !== undefined && slugify(values.title) === '') {
+    errors.title = ['The title must contain at least one letter or digit to form a slug.'];
+  }
+  if (Object.prototype.hasOwnProperty.call(input.data, 'tags')) {
+    const tags = parseTags(input.data.tags);
+    if (typeof tags === 'string') errors.tags = [tags];
+    else values.tags = tags;
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return values;
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../db/client.ts';
+import { keys, listPartitions } from '../db/keys.ts';
+import { queryPage, type ListQuery, type Page } from '../db/query.ts';
+import { transactWrite, tx } from '../db/transact.ts';
+import type { IndexName } from '../db/table.ts';
+import { tableName } from '../config.ts';
+import { NotFound } from '../errors.ts';
+import { withRetries } from '../retry.ts';
+import type { PageRequest } from '../pagination.ts';
+import type { Caller } from '../tokens.ts';
+import { isoTimestamp } from '../time.ts';
+import { couldBeSlug } from '../slug.ts';
+import { isVisibleTo, postItem, postRecord, type PostRecord } from './record.ts';
+
+export async function getPost(slug: string): Promise<PostRecord | undefined> {
+  if (!couldBeSlug(slug)) return undefined;
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.post(slug), ConsistentRead: true }));
+  return Item ? postRecord(Item) : undefined;
+}
+
+/** A post the caller may see (published, or their own draft); 404 otherwise. */
+export function visiblePost(post: PostRecord | undefined, caller: Caller): PostRecord {
+  if (!post || !isVisibleTo(post, caller.username)) throw new NotFound();
+  return post;
+}
+
+class AlreadyVisited extends Error {}
+
+/**
+ * Reads a post for its detail page and records the caller's visit: the first view by a user adds
+ * one to total_visitors, in the same transaction that stores the (post, user) visit item.
+ */
+export function viewPost(caller: Promise<Caller>, slug: string): Promise<PostRecord> {
+  return withRetries(async () => {
+    const [who, stored] = await Promise.all([caller, getPost(slug)]);
+    const post = visiblePost(stored, who);
+    const visited = { ...post, total_visitors: post.total_visitors + 1, version: post.version + 1 };
+    try {
+      await transactWrite([
+        {
+          write: tx.put({ ...keys.visit(post.id, who.userId), post_id: post.id, user_id: who.userId, created: isoTimestamp() }, { expression: 'attribute_not_exists(PK)' }),
+          onConditionFailed: () => new AlreadyVisited(),
+        },
+        { write: tx.put(postItem(visited), { expression: 'version = :v', values: { ':v': post.version } }) },
+      ]);
+      return visited;
+    } catch (error) {
+      if (error instanceof AlreadyVisited) return post;
+      throw error;
+    }
+  });
+}
+
+export const POST_SORTS = ['newest', 'featured', 'views', 'votes', 'active'] as const;
+export type PostSort = (typeof POST_SORTS)[number];
+
+const SORT_INDEXES: Record<PostSort, { index: IndexName; partition: string }> = {
+  newest: { index: 'lists', partition: listPartitions.posts },
+  featured: { index: 'featured', partition: listPartitions.featured },
+  views: { index: 'views', partition: listPartitions.posts },
+  votes: { index: 'votes', partition: listPartitions.posts },
+  active: { index: 'active', partition: listPartitions.posts },
+};
+
+export function parseSort(value: string | undefined): PostSort {
+  return (POST_SORTS as readonly string[]).includes(value ?? '') ? (value as PostSort) : 'newest';
+}
+
+/** Published posts in the sort's order; `search` matches title, description, keywords, meta_description. */
+export function listPosts(request: PageRequest, sort: PostSort, search?: string): Promise<Page> {
+  const list: ListQuery = {
+    ...SORT_INDEXES[sort],
+    ...(search
+      ? { filter: { expression: 'contains(#search, :q)', names: { '#search': 'search' }, values: { ':q': search.toLowerCase() } } }
+      : {}),
+  };
+  return queryPage(list, request);
+}
+
+export function newPostId(): string {
+  return randomUUID();
+}

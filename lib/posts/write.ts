@@ -1,0 +1,175 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchDelete, batchGet } from '../db/batch.ts';
+import { db } from '../db/client.ts';
+import { keys, type Key } from '../db/keys.ts';
+import { transactWrite, tx, type TxWrite } from '../db/transact.ts';
+import { tableName } from '../config.ts';
+import { NotFound, PermissionDenied, ValidationError } from '../errors.ts';
+import { candidateKeys, firstFreeSlug } from '../free-slug.ts';
+import { describeError, log } from '../log.ts';
+import { withRetries } from '../retry.ts';
+import { couldBeSlug, slugify } from '../slug.ts';
+import { isoTimestamp } from '../time.ts';
+import type { Caller } from '../tokens.ts';
+import type { Input } from '../validation.ts';
+import { counterWrites } from './counters.ts';
+import { parsePostInput, type PostInput } from './input.ts';
+import { getPost, newPostId, visiblePost } from './read.ts';
+import { postItem, postRecord, type PostRecord } from './record.ts';
+import { resolveTags, tagKeys } from './tag-set.ts';
+
+// How many post slug candidates (`base`, `base-1`, ...) are read with the other reads.
+const POST_SLUG_WINDOW = 5;
+
+const absent = { expression: 'attribute_not_exists(PK)' };
+const atVersion = (version: number) => ({ expression: 'version = :v', values: { ':v': version } });
+
+const NOT_OWNER = 'You are not owner of this post!';
+
+export function createPost(caller: Promise<Caller>, body: Input): Promise<PostRecord> {
+  const input = parsePostInput(body, { partial: false });
+  const title = input.title!;
+  const base = slugify(title);
+  const titles = input.tags ?? [];
+  return withRetries(async () => {
+    const [who, read] = await Promise.all([
+      caller,
+      batchGet([...candidateKeys(base, keys.post, POST_SLUG_WINDOW), ...tagKeys(titles)]),
+    ]);
+    const slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: read });
+    const tags = await resolveTags(titles, read);
+    const now = isoTimestamp();
+    const post: PostRecord = {
+      id: newPostId(),
+      slug,
+      slug_base: base,
+      author: who.username,
+      author_id: who.userId,
+      title,
+      description: input.description!,
+      created: now,
+      modified: now,
+      publish: input.publish ?? false,
+      is_featured: false,
+      tags: tags.tags.map((tag) => tag.title),
+      tag_slugs: tags.tags.map((tag) => tag.slug),
+      keywords: input.keywords ?? null,
+      meta_description: input.meta_description ?? null,
+      rating_likes: 0,
+      rating_dislikes: 0,
+      total_visitors: 0,
+      total_favorites: 0,
+      version: 1,
+    };
+    await transactWrite([{ write: tx.put(postItem(post), absent) }, ...counterWrites(post.author, null, post, tags.created)]);
+    return post;
+  });
+}
+
+/** The post at `slug` if the caller may change it: 404 when unseen, 403 when someone else's. */
+function ownedPost(stored: PostRecord | undefined, caller: Caller): PostRecord {
+  const post = visiblePost(stored, caller);
+  if (post.author !== caller.username) throw new PermissionDenied(NOT_OWNER);
+  return post;
+}
+
+export function updatePost(caller: Promise<Caller>, slug: string, body: Input): Promise<PostRecord> {
+  // Validation problems are reported only after the 404 and 403 checks, as DRF orders them.
+  let input: PostInput = {};
+  let invalid: ValidationError | undefined;
+  try {
+    input = parsePostInput(body, { partial: true });
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    invalid = error;
+  }
+  const base = input.title !== undefined ? slugify(input.title) : undefined;
+  if (!couldBeSlug(slug)) return caller.then(() => Promise.reject(new NotFound()));
+  const toRead: Key[] = [keys.post(slug)];
+  if (base !== undefined) toRead.push(...candidateKeys(base, keys.post, POST_SLUG_WINDOW));
+  if (input.tags) toRead.push(...tagKeys(input.tags));
+
+  return withRetries(async () => {
+    const [who, read] = await Promise.all([caller, batchGet(toRead)]);
+    const item = read.get(keys.post(slug));
+    const before = ownedPost(item ? postRecord(item) : undefined, who);
+    if (invalid) throw invalid;
+
+    let newSlug = before.slug;
+    let slugBase = before.slug_base;
+    if (base !== undefined && base !== before.slug_base) {
+      newSlug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: read, own: before.slug });
+      slugBase = base;
+    }
+    const tags = input.tags ? await resolveTags(input.tags, read) : undefined;
+    const after: PostRecord = {
+      ...before,
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.keywords !== undefined ? { keywords: input.keywords } : {}),
+      ...(input.meta_description !== undefined ? { meta_description: input.meta_description } : {}),
+      ...(input.publish !== undefined ? { publish: input.publish } : {}),
+      ...(tags ? { tags: tags.tags.map((tag) => tag.title), tag_slugs: tags.tags.map((tag) => tag.slug) } : {}),
+      slug: newSlug,
+      slug_base: slugBase,
+      modified: isoTimestamp(),
+      version: before.version + 1,
+    };
+    const postWrites: TxWrite[] =
+      newSlug === before.slug
+        ? [{ write: tx.put(postItem(after), atVersion(before.version)) }]
+        : [{ write: tx.put(postItem(after), absent) }, { write: tx.delete(keys.post(before.slug), atVersion(before.version)) }];
+    await transactWrite([...postWrites, ...counterWrites(before.author, before, after, tags?.created ?? [])]);
+    return after;
+  });
+}
+
+export async function deletePost(caller: Promise<Caller>, slug: string): Promise<void> {
+  const removed = await withRetries(async () => {
+    const [who, stored] = await Promise.all([caller, getPost(slug)]);
+    const post = ownedPost(stored, who);
+    await transactWrite([
+      { write: tx.delete(keys.post(post.slug), atVersion(post.version)) },
+      ...counterWrites(post.author, post, null, []),
+    ]);
+    return post;
+  });
+  await removeVisits(removed.id);
+}
+
+/** Visits of a deleted post are garbage (its id is never reused); failing to remove them is logged. */
+async function removeVisits(postId: string): Promise<void> {
+  try {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const response = await db().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) },
+          ProjectionExpression: 'PK, SK',
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      );
+      await batchDelete((response.Items ?? []).map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
+      startKey = response.LastEvaluatedKey;
+    } while (startKey);
+  } catch (error) {
+    log.warn('visit cleanup failed', { postId, ...describeError(error) });
+  }
+}
+
+/** Sets is_featured (an administrator's action) and keeps the author's counter exact. */
+export function setFeatured(slug: string, featured: boolean): Promise<PostRecord> {
+  return withRetries(async () => {
+    const before = await getPost(slug);
+    if (!before) throw new NotFound();
+    if (before.is_featured === featured) return before;
+    const after = { ...before, is_featured: featured, version: before.version + 1 };
+    await transactWrite([
+      { write: tx.put(postItem(after), atVersion(before.version)) },
+      ...counterWrites(before.author, before, after, []),
+    ]);
+    return after;
+  });
+}

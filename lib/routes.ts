@@ -1,0 +1,73 @@
+// The one route table: the local server dispatches from it and the CDK stack builds its routes
+// and functions from it. `handler` is the module under functions/ that exports `handler`.
+
+export const API_PREFIX = '/api/v1';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface Route {
+  method: HttpMethod;
+  /** Path under API_PREFIX, with `{name}` parameters as API Gateway writes them. */
+  path: string;
+  handler: string;
+  /** 'read': needs read access to the table only; 'read-write': also writes. */
+  access: 'read' | 'read-write';
+}
+
+export const ROUTES: readonly Route[] = [
+  { method: 'POST', path: '/login', handler: 'auth/login', access: 'read-write' },
+  { method: 'GET', path: '/logout', handler: 'auth/logout', access: 'read-write' },
+  { method: 'GET', path: '/auth', handler: 'auth/check', access: 'read' },
+  { method: 'GET', path: '/users', handler: 'users/list', access: 'read' },
+  { method: 'GET', path: '/users/detail/{username}', handler: 'users/detail', access: 'read' },
+  { method: 'PUT', path: '/users/detail/{username}', handler: 'users/update', access: 'read-write' },
+  { method: 'GET', path: '/tags', handler: 'tags/list', access: 'read' },
+  { method: 'POST', path: '/tags', handler: 'tags/create', access: 'read-write' },
+  { method: 'GET', path: '/tags/detail/{slug}', handler: 'tags/detail', access: 'read' },
+  { method: 'GET', path: '/posts', handler: 'posts/list', access: 'read' },
+  { method: 'POST', path: '/posts', handler: 'posts/create', access: 'read-write' },
+  // Reading a post records the caller's first visit, so the detail route writes.
+  { method: 'GET', path: '/posts/detail/{slug}', handler: 'posts/detail', access: 'read-write' },
+  { method: 'PUT', path: '/posts/detail/{slug}', handler: 'posts/update', access: 'read-write' },
+  { method: 'DELETE', path: '/posts/detail/{slug}', handler: 'posts/delete', access: 'read-write' },
+];
+
+/** Answers every request no route matches: 404, or 405 on a known path. */
+export const FALLBACK_HANDLER = 'fallback/not-found';
+
+function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split('/');
+  const got = path.split('/');
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const segment = want[i]!;
+    const actual = got[i]!;
+    if (segment.startsWith('{') && segment.endsWith('}')) {
+      if (actual === '') return null;
+      params[segment.slice(1, -1)] = actual;
+    } else if (segment !== actual) {
+      return null;
+    }
+  }
+  return params;
+}
+
+export type RouteMatch =
+  | { kind: 'route'; route: Route; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
+  | { kind: 'not-found' };
+
+/** Resolves a full path (with API_PREFIX) and a method against the route table. */
+export function matchRoute(method: string, fullPath: string): RouteMatch {
+  if (!fullPath.startsWith(`${API_PREFIX}/`)) return { kind: 'not-found' };
+  const path = fullPath.slice(API_PREFIX.length);
+  const allowed: HttpMethod[] = [];
+  for (const route of ROUTES) {
+    const params = matchPath(route.path, path);
+    if (!params) continue;
+    if (route.method === method.toUpperCase()) return { kind: 'route', route, params };
+    allowed.push(route.method);
+  }
+  return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
+}

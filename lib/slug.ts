@@ -1,0 +1,29 @@
+import slugifyLib from 'slugify';
+
+/** Longest slug base; leaves room for a `-N` suffix inside DynamoDB's key limits. */
+export const MAX_SLUG_LENGTH = 200;
+
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * Lowercase ASCII words joined by single hyphens. Underscores separate words too, so every slug
+ * this service makes also passes `isValidSlug`. May return '' (a title of only symbols).
+ */
+export function slugify(text: string): string {
+  const slug = slugifyLib(text.replace(/_/g, ' '), { lower: true, strict: true, trim: true });
+  return slug.slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '');
+}
+
+export function isValidSlug(value: string): boolean {
+  return value.length <= MAX_SLUG_LENGTH && SLUG_PATTERN.test(value);
+}
+
+/** `base`, `base-1`, `base-2`, ... : the n-th candidate for a slug whose base is taken. */
+export function slugCandidate(base: string, n: number): string {
+  return n === 0 ? base : `${base}-${n}`;
+}
+
+/** Whether a path value could name a stored slug; anything else is answered 404 without a read. */
+export function couldBeSlug(value: string): boolean {
+  return value.length <= MAX_SLUG_LENGTH + 12 && SLUG_PATTERN.test(value);
+}

@@ -1,0 +1,103 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from './db/client.ts';
+import { keys, listPartitions, listSortKeys } from './db/keys.ts';
+import { INDEXES } from './db/table.ts';
+import { queryPage, type Page } from './db/query.ts';
+import { transactWrite, tx, type TxWrite } from './db/transact.ts';
+import type { Item } from './db/batch.ts';
+import { tableName } from './config.ts';
+import { Conflict, ValidationError } from './errors.ts';
+import { isoTimestamp } from './time.ts';
+import { couldBeSlug, isValidSlug, MAX_SLUG_LENGTH, slugify } from './slug.ts';
+import { validate, type FieldValue, type Input } from './validation.ts';
+import type { PageRequest } from './pagination.ts';
+
+export const TAG_TITLE_MAX_LENGTH = 100;
+
+export interface TagRef {
+  title: string;
+  slug: string;
+}
+
+/** The API shape of a tag, fields in the contract's order. */
+export function toTag(item: Item) {
+  return { title: String(item.title), slug: String(item.slug), total_posts: Number(item.total_posts ?? 0) };
+}
+
+/** The two puts that create a tag: the tag under its slug and the claim on its lower-cased title. */
+export function newTagWrites(tag: TagRef, totalPosts: number, onTaken?: () => Error): TxWrite[] {
+  const created = isoTimestamp();
+  const absent = { expression: 'attribute_not_exists(PK)' };
+  return [
+    {
+      write: tx.put(
+        {
+          ...keys.tag(tag.slug),
+          [INDEXES.lists.partitionKey]: listPartitions.tags,
+          [INDEXES.lists.sortKey]: listSortKeys.tag(created, tag.slug),
+          title: tag.title,
+          title_lc: tag.title.toLowerCase(),
+          slug: tag.slug,
+          total_posts: totalPosts,
+          created,
+        },
+        absent,
+      ),
+      ...(onTaken ? { onConditionFailed: onTaken } : {}),
+    },
+    {
+      write: tx.put({ ...keys.tagTitle(tag.title), title: tag.title, slug: tag.slug }, absent),
+      ...(onTaken ? { onConditionFailed: onTaken } : {}),
+    },
+  ];
+}
+
+export async function createTag(tag: TagRef): Promise<Item> {
+  await transactWrite(newTagWrites(tag, 0, () => new Conflict('Tag already exists.')));
+  return { title: tag.title, slug: tag.slug, total_posts: 0 };
+}
+
+export async function getTag(slug: string): Promise<Item | undefined> {
+  if (!couldBeSlug(slug)) return undefined;
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.tag(slug), ConsistentRead: true }));
+  return Item;
+}
+
+export function listTags(request: PageRequest, search?: string): Promise<Page> {
+  return queryPage(
+    {
+      index: 'lists',
+      partition: listPartitions.tags,
+      ...(search
+        ? { filter: { expression: 'contains(#title_lc, :q)', names: { '#title_lc': 'title_lc' }, values: { ':q': search.toLowerCase() } } }
+        : {}),
+    },
+    request,
+  );
+}
+
+const SLUG_MESSAGE = 'Enter a valid "slug" consisting of lowercase letters, numbers and single hyphens.';
+
+/** The body of POST /tags: a title, and a slug that is derived from the title when absent or blank. */
+export function parseTagInput(input: Input): TagRef {
+  const errors: Record<string, string[]> = {};
+  let values: { title?: FieldValue; slug?: FieldValue } = {};
+  try {
+    values = validate(input, {
+      title: { type: 'string', required: true, maxLength: TAG_TITLE_MAX_LENGTH },
+      slug: { type: 'string', allowBlank: true, maxLength: MAX_SLUG_LENGTH },
+    });
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    Object.assign(errors, error.fields);
+  }
+  const title = typeof values.title === 'string' ? values.title : '';
+  let slug = typeof values.slug === 'string' ? values.slug : '';
+  if (slug !== '' && !isValidSlug(slug)) errors.slug = [SLUG_MESSAGE];
+  if (slug === '' && title !== '' && !errors.slug) {
+    slug = slugify(title);
+    if (slug === '') errors.title = ['The title must contain at least one letter or digit to form a slug.'];
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return { title, slug };
+}

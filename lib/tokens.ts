@@ -1,0 +1,98 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from './db/client.ts';
+import { keys, listPartitions, listSortKeys, type Key } from './db/keys.ts';
+import { INDEXES, TTL_ATTRIBUTE } from './db/table.ts';
+import { tableName, tokenTtlDays } from './config.ts';
+import { epochSeconds, isoTimestamp, nowMicros } from './time.ts';
+
+// Tokens are 40 lowercase hex characters from a CSPRNG. Only their SHA-256 is stored, so a copy
+// of the table does not let anyone log in; lookups go by hash, never by comparing secrets.
+
+const TOKEN_PATTERN = /^[0-9a-f]{40}$/;
+
+export interface Caller {
+  userId: number;
+  username: string;
+  token: string;
+}
+
+export function newToken(): string {
+  return randomBytes(20).toString('hex');
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function isWellFormedToken(token: string): boolean {
+  return TOKEN_PATTERN.test(token);
+}
+
+/** The stored record of a freshly issued token. */
+export function tokenItem(token: string, user: { id: number; username: string }): Record<string, unknown> {
+  const micros = nowMicros();
+  const created = isoTimestamp(micros);
+  return {
+    ...keys.token(hashToken(token)),
+    [INDEXES.lists.partitionKey]: listPartitions.tokensOf(user.username),
+    [INDEXES.lists.sortKey]: listSortKeys.token(created),
+    user_id: user.id,
+    username: user.username,
+    created,
+    [TTL_ATTRIBUTE]: epochSeconds(micros) + Math.round(tokenTtlDays() * 86400),
+  };
+}
+
+/** The caller a token belongs to; null for an unknown, revoked or expired token. */
+export async function findCaller(token: string): Promise<Caller | null> {
+  if (!isWellFormedToken(token)) return null;
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.token(hashToken(token)), ConsistentRead: true }),
+  );
+  // DynamoDB deletes expired items only eventually (DynamoDB Local never): check expiry here.
+  if (!Item || Number(Item[TTL_ATTRIBUTE]) <= epochSeconds()) return null;
+  return { userId: Number(Item.user_id), username: String(Item.username), token };
+}
+
+/** Deletes a live token; false when it was unknown or already expired. */
+export async function revokeToken(token: string): Promise<boolean> {
+  if (!isWellFormedToken(token)) return false;
+  try {
+    await db().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.token(hashToken(token)),
+        ConditionExpression: 'attribute_exists(PK) AND #expires > :now',
+        ExpressionAttributeNames: { '#expires': TTL_ATTRIBUTE },
+        ExpressionAttributeValues: { ':now': epochSeconds() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/** Keys of every token a user holds (for revoking them all). */
+export async function tokenKeysOf(username: string): Promise<Key[]> {
+  const found: Key[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const response = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: INDEXES.lists.name,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': INDEXES.lists.partitionKey },
+        ExpressionAttributeValues: { ':pk': listPartitions.tokensOf(username) },
+        ProjectionExpression: 'PK, SK',
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    for (const item of response.Items ?? []) found.push({ PK: String(item.PK), SK: String(item.SK) });
+    startKey = response.LastEvaluatedKey;
+  } while (startKey);
+  return found;
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { preflightHeaders } from '../../lib/http/cors.ts';
+import { API_PREFIX, FALLBACK_HANDLER, matchRoute } from '../../lib/routes.ts';
+
+// Serves the Lambda handlers over HTTP the way API Gateway HTTP API (payload v2) does: each
+// request becomes the event API Gateway would send, and the handler's result becomes the answer.
+
+/** API Gateway's own request size limit: bigger requests never reach a function. */
+const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const modules = new Map<string, Promise<LambdaHandler>>();
+
+function loadHandler(name: string): Promise<LambdaHandler> {
+  let loaded = modules.get(name);
+  if (!loaded) {
+    loaded = import(`../../functions/${name}.ts`).then((module: { handler: LambdaHandler }) => module.handler);
+    modules.set(name, loaded);
+  }
+  return loaded;
+}
+
+const TEXT_TYPES = /^(application\/(.+\+)?json|application\/x-www-form-urlencoded|text\/)/i;
+
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => done(size > GATEWAY_MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    request.on('error', fail);
+  });
+}
+
+function toEvent(request: IncomingMessage, body: Buffer, routeKey: string, rawPath: string, rawQuery: string, params?: Record<string, string>): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  let cookies: string[] | undefined;
+  for (const [name, value] of Object.entries(request.headersDistinct)) {
+    if (!value) continue;
+    if (name === 'cookie') cookies = value.flatMap((line) => line.split(/;\s*/));
+    else headers[name] = value.join(',');
+  }
+  headers['x-forwarded-proto'] ??= 'http';
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(rawQuery)) query[name] = name in query ? `${query[name]},${value}` : value;
+  const contentType = headers['content-type'] ?? '';
+  const text = body.length > 0 && TEXT_TYPES.test(contentType) && isUtf8(body);
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath,
+    rawQueryString: rawQuery,
+    ...(cookies ? { cookies } : {}),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(params ? { pathParameters: params } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
+      http: {
+        method: request.method ?? 'GET',
+        path: rawPath,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length > 0 ? { body: text ? body.toString('utf8') : body.toString('base64'), isBase64Encoded: !text } : { isBase64Encoded: false }),
+  };
+}
+
+function isUtf8(buffer: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(buffer);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function lambdaContext(name: string, requestId: string): Context {
+  const deadline = Date.now() + 30_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+  const body = result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  response.writeHead(result.statusCode ?? 200, { ...result.headers, ...(body ? { 'Content-Length': body.length } : {}) } as Record<string, string | number>);
+  response.end(body);
+}
+
+export interface ServerOptions {
+  port: number;
+  host?: string;
+  /** Print one access-log line per request. */
+  accessLog?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function handle(request: IncomingMessage, response: ServerResponse): Promise<number> {
+  const target = new URL(request.url ?? '/', 'http://localhost');
+  const rawPath = decodePath(target.pathname);
+  const rawQuery = target.search.slice(1);
+  const method = (request.method ?? 'GET').toUpperCase();
+  if (method === 'OPTIONS') {
+    // API Gateway answers preflight requests from the API's CORS configuration.
+    response.writeHead(204, preflightHeaders(request.headers.origin));
+    response.end();
+    return 204;
+  }
+  const body = await readBody(request);
+  if (body === 'too-large') {
+    send(response, { statusCode: 413, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
+    return 413;
+  }
+  const match = matchRoute(method, rawPath);
+  const [name, routeKey, params] =
+    match.kind === 'route' ? [match.route.handler, `${match.route.method} ${API_PREFIX}${match.route.path}`, match.params] : [FALLBACK_HANDLER, '$default', undefined];
+  const event = toEvent(request, body, routeKey, rawPath, rawQuery, params);
+  const handler = await loadHandler(name);
+  const result = await handler(event, lambdaContext(name.replace('/', '-'), event.requestContext.requestId));
+  send(response, result);
+  return result.statusCode ?? 200;
+}
+
+export function startServer(options: ServerOptions): Promise<RunningServer> {
+  const server = createServer((request, response) => {
+    const started = performance.now();
+    handle(request, response)
+      .then((status) => {
+        if (options.accessLog) {
+          const ms = (performance.now() - started).toFixed(1);
+          console.log(`${new Date().toISOString()} ${request.method} ${request.url} ${status} ${ms}ms`);
+        }
+      })
+      .catch((error: unknown) => {
+        console.error('local server error', error);
+        if (!response.headersSent) send(response, { statusCode: 502, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Internal Server Error' }) });
+      });
+  });
+  server.keepAliveTimeout = 5000;
+  return new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
+      const address = server.address() as AddressInfo;
+      done({
+        url: `http://${options.host ?? '127.0.0.1'}:${address.port}${API_PREFIX}`,
+        close: () =>
+          new Promise<void>((closed) => {
+            server.close(() => closed());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
