@@ -11,4 +11,8 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
 );

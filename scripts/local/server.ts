@@ -18,7 +18,8 @@ const modules = new Map<string, Promise<LambdaHandler>>();
 function loadHandler(name: string): Promise<LambdaHandler> {
   let loaded = modules.get(name);
   if (!loaded) {
-    loaded = import(`../../functions/${name}.ts`).then((module: { handler: LambdaHandler }) => module.handler);
+    const file = new URL(`../../functions/${name}.ts`, import.meta.url).href;
+    loaded = import(/* @vite-ignore */ file).then((module: { handler: LambdaHandler }) => module.handler);
     modules.set(name, loaded);
   }
   return loaded;

@@ -1,0 +1,18 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi, type TestApi } from './support/api.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(() => api?.close());
+
+describe('smoke', () => {
+  it('logs in and creates a post', async () => {
+    const alice = await api.user('alice');
+    const created = await alice.api.post('/posts', { form: { title: 'Hello', description: 'x', publish: 'true' } });
+    expect(created.status).toBe(201);
+    const list = await alice.api.get('/posts');
+    expect(list.body.map((p: { slug: string }) => p.slug)).toEqual(['hello']);
+  });
+});

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { createUser } from '../../lib/accounts.ts';
+import { resetDb } from '../../lib/db/client.ts';
+import { ensureTable } from '../../scripts/local/ensure-table.ts';
+import { startServer, type RunningServer } from '../../scripts/local/server.ts';
+
+// Each test file gets its own table in the shared DynamoDB Local and its own local server
+// (the code path `npm start` uses), and talks to it over HTTP.
+
+export interface TestApi {
+  url: string;
+  table: string;
+  client(token?: string): ApiClient;
+  /** Creates an account (as the admin CLI does) and logs it in over HTTP. */
+  user(prefix?: string, password?: string): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+export interface TestUser {
+  username: string;
+  password: string;
+  id: number;
+  token: string;
+  api: ApiClient;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON body, or null when there is none. */
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  json?: unknown;
+  form?: Record<string, string>;
+  /** A raw body, sent with the given content type header (if any). */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+}
+
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly token?: string,
+  ) {}
+
+  withToken(token: string | undefined): ApiClient {
+    return new ApiClient(this.baseUrl, token);
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+    if (this.token && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+      headers.Authorization = `Token ${this.token}`;
+    }
+    let body: string | Buffer | undefined;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['Content-Type'] ??= 'application/json';
+    } else if (options.form) {
+      body = new URLSearchParams(options.form).toString();
+      headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
+    } else if (options.raw !== undefined) {
+      body = options.raw;
+    }
+    const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
+    const url = path.startsWith('http') ? path : `${this.baseUrl}${path}${query}`;
+    const response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await response.text();
+    let parsed: unknown = null;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = null;
+      }
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('GET', path, options);
+  }
+  post<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('POST', path, options);
+  }
+  put<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('PUT', path, options);
+  }
+  delete<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('DELETE', path, options);
+  }
+}
+
+/** A name no other test uses. */
+export function unique(prefix = 'user'): string {
+  return `${prefix}${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+}
+
+export async function startApi(): Promise<TestApi> {
+  const table = `test-${randomUUID().slice(0, 8)}`;
+  process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
+  process.env.TABLE_NAME = table;
+  resetDb();
+  await ensureTable(table);
+  const server: RunningServer = await startServer({ port: 0 });
+  const client = (token?: string) => new ApiClient(server.url, token);
+  return {
+    url: server.url,
+    table,
+    client,
+    async user(prefix = 'user', password = 'correct horse battery') {
+      const username = unique(prefix);
+      const { id } = await createUser(username, password);
+      const response = await client().post('/login', { json: { username, password } });
+      if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
+      const token = (response.body as { token: string }).token;
+      return { username, password, id, token, api: client(token) };
+    },
+    close: () => server.close(),
+  };
+}
