@@ -99,19 +99,36 @@ async function requireCredentials(username: string) {
   return credentials;
 }
 
-/** Deletes every token of a user: the first ones in `first`'s transaction, the rest in batches. */
-async function writeRevokingTokens(username: string, first: TxWrite[]): Promise<void> {
+// The index that lists a user's tokens is eventually consistent: a token issued just before the
+// account changed may show up in it a moment later. After the change commits no new token can be
+// issued (login checks the credentials in its transaction), so sweeping until a pass finds
+// nothing, a second apart, catches the stragglers.
+const SWEEP_INTERVAL_MS = 1000;
+const MAX_SWEEPS = 5;
+
+/**
+ * Commits `change` (writes to the user's items) together with the deletion of the user's tokens,
+ * then sweeps for tokens the index had not shown yet.
+ */
+async function changeRevokingTokens(username: string, change: TxWrite[]): Promise<void> {
   const tokens: Key[] = await tokenKeysOf(username);
-  const inTransaction = tokens.slice(0, 100 - first.length);
-  await transactWrite([...first, ...inTransaction.map((key) => ({ write: tx.delete(key) }))]);
-  await batchDelete(tokens.slice(inTransaction.length));
+  const inTransaction = tokens.slice(0, 100 - change.length);
+  await transactWrite([...change, ...inTransaction.map((key) => ({ write: tx.delete(key) }))]);
+  let remaining = tokens.slice(inTransaction.length);
+  for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
+    await batchDelete(remaining);
+    await new Promise((done) => setTimeout(done, SWEEP_INTERVAL_MS));
+    remaining = await tokenKeysOf(username);
+    if (remaining.length === 0) return;
+  }
+  await batchDelete(remaining);
 }
 
 /** Sets a new password; the user's existing tokens stop working. */
 export async function setPassword(username: string, password: string): Promise<void> {
   await requireCredentials(username);
   const hash = await hashPassword(password);
-  await writeRevokingTokens(username, [
+  await changeRevokingTokens(username, [
     { write: tx.update(keys.userCredentials(username), { expression: 'SET password = :hash', values: { ':hash': hash } }, { expression: 'attribute_exists(PK)' }) },
   ]);
 }
@@ -120,7 +137,7 @@ export async function setPassword(username: string, password: string): Promise<v
 export async function deactivateUser(username: string): Promise<void> {
   await requireCredentials(username);
   const inactive = { expression: 'SET is_active = :false', values: { ':false': false } };
-  await writeRevokingTokens(username, [
+  await changeRevokingTokens(username, [
     { write: tx.update(keys.userCredentials(username), inactive) },
     {
       write: tx.update(keys.userProfile(username), {

@@ -50,7 +50,7 @@ export function decodeCursor(
   const entries = Object.entries(parsed);
   const valid =
     entries.length === attributes.length &&
-    entries.every(([name, value]) => attributes.includes(name) && typeof value === 'string' && value.length > 0 && value.length <= 1024) &&
+    entries.every(([name, value]) => attributes.includes(name) && typeof value === 'string' && value.length > 0 && Buffer.byteLength(value, 'utf8') <= 1024) &&
     (parsed as Record<string, string>)[partition.attribute] === partition.value;
   if (!valid) throw new InvalidPage();
   return parsed as Record<string, string>;

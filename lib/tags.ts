@@ -9,7 +9,7 @@ import { tableName } from './config.ts';
 import { Conflict, ValidationError } from './errors.ts';
 import { isoTimestamp } from './time.ts';
 import { couldBeSlug, isValidSlug, MAX_SLUG_LENGTH, slugify } from './slug.ts';
-import { validate, type FieldValue, type Input } from './validation.ts';
+import { check, type Input } from './validation.ts';
 import type { PageRequest } from './pagination.ts';
 
 export const TAG_TITLE_MAX_LENGTH = 100;
@@ -80,17 +80,10 @@ const SLUG_MESSAGE = 'Enter a valid "slug" consisting of lowercase letters, numb
 
 /** The body of POST /tags: a title, and a slug that is derived from the title when absent or blank. */
 export function parseTagInput(input: Input): TagRef {
-  const errors: Record<string, string[]> = {};
-  let values: { title?: FieldValue; slug?: FieldValue } = {};
-  try {
-    values = validate(input, {
-      title: { type: 'string', required: true, maxLength: TAG_TITLE_MAX_LENGTH },
-      slug: { type: 'string', allowBlank: true, maxLength: MAX_SLUG_LENGTH },
-    });
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    Object.assign(errors, error.fields);
-  }
+  const { values, errors } = check(input, {
+    title: { type: 'string', required: true, maxLength: TAG_TITLE_MAX_LENGTH },
+    slug: { type: 'string', allowBlank: true, maxLength: MAX_SLUG_LENGTH },
+  });
   const title = typeof values.title === 'string' ? values.title : '';
   let slug = typeof values.slug === 'string' ? values.slug : '';
   if (slug !== '' && !isValidSlug(slug)) errors.slug = [SLUG_MESSAGE];

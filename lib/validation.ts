@@ -104,12 +104,17 @@ function convert(spec: FieldSpec, raw: unknown): FieldValue {
   }
 }
 
+export interface Checked<S extends Specs> {
+  values: Validated<S>;
+  /** Messages by field; empty when every field is valid. */
+  errors: Record<string, string[]>;
+}
+
 /**
- * Checks the fields named in `specs` and returns their values; fields not in `specs` are ignored
- * (read-only fields in a body have no effect). Every problem is collected, then thrown together
- * as one ValidationError.
+ * Checks the fields named in `specs`: the values of the valid ones and the problems of the others.
+ * Fields not in `specs` are ignored (read-only fields in a body have no effect).
  */
-export function validate<S extends Specs>(input: Input, specs: S): Validated<S> {
+export function check<S extends Specs>(input: Input, specs: S): Checked<S> {
   const values: Validated<S> = {};
   const errors: Record<string, string[]> = {};
   for (const [name, spec] of Object.entries(specs) as [keyof S & string, FieldSpec][]) {
@@ -134,6 +139,12 @@ export function validate<S extends Specs>(input: Input, specs: S): Validated<S> 
       errors[name] = [error.message];
     }
   }
+  return { values, errors };
+}
+
+/** The values of `specs`, or one ValidationError carrying every problem. */
+export function validate<S extends Specs>(input: Input, specs: S): Validated<S> {
+  const { values, errors } = check(input, specs);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   return values;
 }

@@ -7,8 +7,8 @@ import { validate } from '../../lib/validation.ts';
 export const handler = endpoint(
   async ({ body }) => {
     const { username, password } = validate(body, {
-      username: { type: 'string', required: true, maxLength: 150 },
-      password: { type: 'string', required: true, trim: false, maxLength: 4096 },
+      username: { type: 'string', required: true },
+      password: { type: 'string', required: true, trim: false },
     });
     return ok({ token: await login(username as string, password as string) });
   },

@@ -5,6 +5,11 @@ import type { Key } from './keys.ts';
 
 export type Item = Record<string, unknown>;
 
+// DynamoDB hands back unprocessed keys or items when throttled: wait a little longer each round.
+function backoff(round: number): Promise<void> {
+  return round === 0 ? Promise.resolve() : new Promise((done) => setTimeout(done, Math.min(1000, 25 * 2 ** round) * Math.random()));
+}
+
 function keyId(key: { PK: unknown; SK: unknown }): string {
   return `${String(key.PK)}\u0000${String(key.SK)}`;
 }
@@ -16,7 +21,8 @@ export async function batchGet(keyList: Key[], projection?: string[]): Promise<B
   const all = [...unique.values()];
   for (let start = 0; start < all.length; start += 100) {
     let pending: Record<string, unknown>[] | undefined = all.slice(start, start + 100).map((k) => ({ ...k }));
-    while (pending && pending.length > 0) {
+    for (let round = 0; pending && pending.length > 0; round++) {
+      await backoff(round);
       const projectionPart = projection
         ? {
             ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
@@ -55,7 +61,8 @@ export async function batchDelete(keyList: Key[]): Promise<void> {
     let pending: { DeleteRequest: { Key: Record<string, unknown> } }[] | undefined = keyList
       .slice(start, start + 25)
       .map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } }));
-    while (pending && pending.length > 0) {
+    for (let round = 0; pending && pending.length > 0; round++) {
+      await backoff(round);
       const response = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
       pending = response.UnprocessedItems?.[tableName()] as typeof pending;
     }

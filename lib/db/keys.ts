@@ -44,5 +44,5 @@ export const listSortKeys = {
   postCreated: (created: string, id: string) => `${created}#${id}`,
   postViews: (visitors: number, created: string, id: string) => `${padCounter(visitors)}#${created}#${id}`,
   postVotes: (likes: number, created: string, id: string) => `${padCounter(likes)}#${created}#${id}`,
-  postActive: (modified: string, id: string) => `${modified}#${id}`,
+  postActive: (modified: string, created: string, id: string) => `${modified}#${created}#${id}`,
 };

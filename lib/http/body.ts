@@ -32,6 +32,17 @@ function pythonTypeName(value: unknown): string {
 }
 
 /**
+ * Runs a middy body parser on a copy of the event that carries the canonical content type: media
+ * types are case-insensitive, but middy's parsers match them case-sensitively and would silently
+ * leave a body sent as `Application/JSON` unparsed. Returns the parsed body.
+ */
+async function parseWith(parser: { before?: (request: never) => unknown }, request: Request, contentType: string): Promise<unknown> {
+  const copy = { ...request, event: { ...request.event, headers: { ...request.event.headers, 'content-type': contentType } } };
+  await parser.before!(copy as never);
+  return copy.event.body;
+}
+
+/**
  * Parses a body by its content type with middy's JSON or urlencoded parser. JSON and form are
  * accepted on every operation; any other type with a body is 415, a body over 1 MiB is 413.
  */
@@ -48,13 +59,13 @@ export function bodyParser(): middy.MiddlewareObj<APIGatewayProxyEventV2> {
       if (size > MAX_BODY_BYTES) throw new PayloadTooLarge(MAX_BODY_BYTES);
       const contentType = event.headers?.['content-type'] ?? '';
       if (JSON_TYPE.test(contentType)) {
+        let data: unknown;
         try {
-          await jsonParser.before!(request as never);
+          data = await parseWith(jsonParser, request, 'application/json');
         } catch (error) {
           const cause = (error as { cause?: { message?: string } }).cause;
           throw new ParseError(`JSON parse error - ${cause?.message ?? 'invalid JSON'}`);
         }
-        const data: unknown = event.body;
         if (typeof data !== 'object' || data === null || Array.isArray(data)) {
           throw new ValidationError({
             non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(data)}.`],
@@ -62,13 +73,13 @@ export function bodyParser(): middy.MiddlewareObj<APIGatewayProxyEventV2> {
         }
         parsedBodies.set(event, { data: data as Record<string, unknown>, form: false });
       } else if (FORM_TYPE.test(contentType)) {
+        let fields: Record<string, string | string[]>;
         try {
-          await formParser.before!(request as never);
+          fields = (await parseWith(formParser, request, 'application/x-www-form-urlencoded')) as Record<string, string | string[]>;
         } catch {
           throw new ParseError('Form parse error - malformed application/x-www-form-urlencoded body.');
         }
         // A repeated form field counts once, with its last value (as Django's QueryDict).
-        const fields = event.body as unknown as Record<string, string | string[]>;
         const data = Object.fromEntries(
           Object.entries(fields).map(([name, value]) => [name, Array.isArray(value) ? value[value.length - 1] : value]),
         );

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.ts';
 import { slugify } from '../slug.ts';
 import { TAG_TITLE_MAX_LENGTH } from '../tags.ts';
-import { MESSAGES, validate, type Input } from '../validation.ts';
+import { check, MESSAGES, type Input } from '../validation.ts';
 
 export const POST_LIMITS = {
   title: 200,
@@ -9,6 +9,11 @@ export const POST_LIMITS = {
   keywords: 500,
   meta_description: 500,
   tags: 20,
+  /**
+   * A post item holds the text twice (as written, and lower-cased for search) and must stay under
+   * DynamoDB's 400 KB: this bounds the description in bytes as well as in characters.
+   */
+  descriptionBytes: 150_000,
 } as const;
 
 export interface PostInput {
@@ -51,19 +56,17 @@ function parseTags(raw: unknown): string[] | string {
  * Fields the client may not set (slug, author, counters, is_featured, ...) are ignored.
  */
 export function parsePostInput(input: Input, { partial }: { partial: boolean }): PostInput {
-  const errors: Record<string, string[]> = {};
-  let values: PostInput = {};
-  try {
-    values = validate(input, {
-      title: { type: 'string', required: !partial, maxLength: POST_LIMITS.title },
-      description: { type: 'string', required: !partial, maxLength: POST_LIMITS.description },
-      keywords: { type: 'string', nullable: true, allowBlank: true, maxLength: POST_LIMITS.keywords },
-      meta_description: { type: 'string', nullable: true, allowBlank: true, maxLength: POST_LIMITS.meta_description },
-      publish: { type: 'boolean' },
-    }) as PostInput;
-  } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
-    Object.assign(errors, error.fields);
+  const checked = check(input, {
+    title: { type: 'string', required: !partial, maxLength: POST_LIMITS.title },
+    description: { type: 'string', required: !partial, maxLength: POST_LIMITS.description },
+    keywords: { type: 'string', nullable: true, allowBlank: true, maxLength: POST_LIMITS.keywords },
+    meta_description: { type: 'string', nullable: true, allowBlank: true, maxLength: POST_LIMITS.meta_description },
+    publish: { type: 'boolean' },
+  });
+  const errors = checked.errors;
+  const values = checked.values as PostInput;
+  if (typeof values.description === 'string' && Buffer.byteLength(values.description, 'utf8') > POST_LIMITS.descriptionBytes) {
+    errors.description = [`Ensure this field has no more than ${POST_LIMITS.descriptionBytes} bytes in UTF-8.`];
   }
   if (values.title !== undefined && slugify(values.title) === '') {
     errors.title = ['The title must contain at least one letter or digit to form a slug.'];

@@ -70,10 +70,13 @@ export function parseSort(value: string | undefined): PostSort {
 
 /** Published posts in the sort's order; `search` matches title, description, keywords, meta_description. */
 export function listPosts(request: PageRequest, sort: PostSort, search?: string): Promise<Page> {
+  // NUL separates the fields inside the search text, so it must not reach the filter (it would
+  // match across fields); as DRF's SearchFilter, null characters are stripped from the terms.
+  const term = search?.replaceAll('\u0000', '');
   const list: ListQuery = {
     ...SORT_INDEXES[sort],
-    ...(search
-      ? { filter: { expression: 'contains(#search, :q)', names: { '#search': 'search' }, values: { ':q': search.toLowerCase() } } }
+    ...(term
+      ? { filter: { expression: 'contains(#search, :q)', names: { '#search': 'search' }, values: { ':q': term.toLowerCase() } } }
       : {}),
   };
   return queryPage(list, request);

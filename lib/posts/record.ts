@@ -45,7 +45,7 @@ export function postItem(post: PostRecord): Item {
     item[INDEXES.lists.sortKey] = listSortKeys.postCreated(post.created, post.id);
     item[INDEXES.views.sortKey] = listSortKeys.postViews(post.total_visitors, post.created, post.id);
     item[INDEXES.votes.sortKey] = listSortKeys.postVotes(post.rating_likes, post.created, post.id);
-    item[INDEXES.active.sortKey] = listSortKeys.postActive(post.modified, post.id);
+    item[INDEXES.active.sortKey] = listSortKeys.postActive(post.modified, post.created, post.id);
     if (post.is_featured) item[INDEXES.featured.partitionKey] = listPartitions.featured;
   }
   return item;

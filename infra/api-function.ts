@@ -1,0 +1,106 @@
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { CfnTable, ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { iamActions, type TableAccess } from './permissions.ts';
+import { acknowledgeIndexWildcard, acknowledgeRuntimeVersion } from './nag.ts';
+
+/** The repository root: handlers are bundled from `functions/`, with its package-lock.json. */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export const RUNTIME = Runtime.NODEJS_22_X;
+export const ARCHITECTURE = Architecture.ARM_64;
+export const TIMEOUT = Duration.seconds(10);
+
+/**
+ * esbuild, run locally (never Docker): one ESM file per handler with everything it imports,
+ * the AWS SDK included (not the runtime's copy) and tree-shaken through its ES module builds.
+ */
+export const BUNDLING: BundlingOptions = {
+  format: OutputFormat.ESM,
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  // CommonJS dependencies inside an ES module bundle call require(): give them one.
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  externalModules: [],
+  bundleAwsSDK: true,
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  logLevel: LogLevel.WARNING,
+  forceDockerBundling: false,
+};
+
+export interface ApiFunctionProps {
+  /** The handler module under functions/, e.g. 'posts/list' (it exports `handler`). */
+  handler: string;
+  /** The table whose name the function gets as TABLE_NAME. */
+  table: ITable;
+  memorySize: number;
+  logRetention: RetentionDays;
+  /** More environment variables. */
+  environment?: Record<string, string>;
+  description?: string;
+}
+
+/**
+ * One API operation: a NodejsFunction with the project's defaults (Node.js 22 on arm64, the
+ * local esbuild bundle, TABLE_NAME, source maps), its own log group with a retention period, and
+ * its own role that may write to that log group and do nothing else until granted table access.
+ */
+export class ApiFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs functions/${props.handler}`,
+    });
+    this.logGroup.grantWrite(this.role);
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: join(PROJECT_ROOT, 'functions', `${props.handler}.ts`),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: RUNTIME,
+      architecture: ARCHITECTURE,
+      memorySize: props.memorySize,
+      timeout: TIMEOUT,
+      role: this.role,
+      logGroup: this.logGroup,
+      ...(props.description ? { description: props.description } : {}),
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+      bundling: BUNDLING,
+    });
+    acknowledgeRuntimeVersion(this.function);
+  }
+
+  /** Allows exactly these actions on the table and, if any, on its indexes. */
+  grantTable(table: Table, access: TableAccess): void {
+    if (access.table.length > 0) {
+      this.role.addToPrincipalPolicy(new PolicyStatement({ actions: iamActions(access.table), resources: [table.tableArn] }));
+    }
+    if (access.indexes.length > 0) {
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: iamActions(access.indexes), resources: [`${table.tableArn}/index/*`] }),
+      );
+      acknowledgeIndexWildcard(this.role, table.node.defaultChild as CfnTable);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import { App, type AppProps } from 'aws-cdk-lib';
+import { applyNagChecks } from './nag.ts';
+import { readSettings, type DeploySettings } from './settings.ts';
+import { CommunityPostsStack } from './stack.ts';
+
+export interface BuiltApp {
+  app: App;
+  stack: CommunityPostsStack;
+  settings: DeploySettings;
+}
+
+/**
+ * The CDK app exactly as `cdk synth` / `cdk deploy` build it (infra/app.ts): settings from the
+ * context, the stack, and the cdk-nag AwsSolutions checks that stop a synth on any finding
+ * not fixed or acknowledged. Tests build it here with their own outdir and context.
+ */
+export function buildApp(props: AppProps = {}): BuiltApp {
+  const app = new App(props);
+  const settings = readSettings(app.node);
+  // Set by the CLI from the credentials in use; without them the stack is environment-agnostic.
+  const account = process.env.CDK_DEFAULT_ACCOUNT;
+  const region = process.env.CDK_DEFAULT_REGION;
+  const stack = new CommunityPostsStack(app, settings.stackName, {
+    settings,
+    description: 'community-posts: REST API on API Gateway HTTP API, AWS Lambda and one DynamoDB table',
+    ...(account && region ? { env: { account, region } } : {}),
+  });
+  applyNagChecks(app);
+  return { app, stack, settings };
+}

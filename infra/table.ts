@@ -1,0 +1,73 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  Table,
+  TableEncryption,
+  type Attribute,
+  type GlobalSecondaryIndexProps,
+} from 'aws-cdk-lib/aws-dynamodb';
+import type { KeySchemaElement } from '@aws-sdk/client-dynamodb';
+import type { Construct } from 'constructs';
+import { createTableInput, TTL_ATTRIBUTE } from '../lib/db/table.ts';
+
+// The deployed table is built from the same CreateTable input the local stack sends to
+// DynamoDB Local (lib/db/table.ts), so key schema and indexes cannot drift apart.
+
+const ATTRIBUTE_TYPES: Record<string, AttributeType> = {
+  S: AttributeType.STRING,
+  N: AttributeType.NUMBER,
+  B: AttributeType.BINARY,
+};
+
+export interface TableSchema {
+  partitionKey: Attribute;
+  sortKey?: Attribute;
+  indexes: GlobalSecondaryIndexProps[];
+}
+
+/** Key schema and global secondary indexes of lib/db/table.ts, in CDK's terms. */
+export function tableSchema(): TableSchema {
+  const input = createTableInput('schema');
+  const types = new Map((input.AttributeDefinitions ?? []).map((a) => [a.AttributeName!, a.AttributeType!]));
+  const attribute = (name: string): Attribute => {
+    const type = ATTRIBUTE_TYPES[types.get(name) ?? ''];
+    if (!type) throw new Error(`lib/db/table.ts: attribute "${name}" has no definition.`);
+    return { name, type };
+  };
+  const keys = (schema: KeySchemaElement[] | undefined) => {
+    const hash = schema?.find((k) => k.KeyType === 'HASH')?.AttributeName;
+    const range = schema?.find((k) => k.KeyType === 'RANGE')?.AttributeName;
+    if (!hash) throw new Error('lib/db/table.ts: a key schema has no partition key.');
+    return { partitionKey: attribute(hash), ...(range ? { sortKey: attribute(range) } : {}) };
+  };
+  if (input.BillingMode !== 'PAY_PER_REQUEST') throw new Error('lib/db/table.ts: the stack provisions an on-demand table.');
+  return {
+    ...keys(input.KeySchema),
+    indexes: (input.GlobalSecondaryIndexes ?? []).map((index) => {
+      if (index.Projection?.ProjectionType !== 'ALL') throw new Error(`lib/db/table.ts: index ${index.IndexName} must project ALL.`);
+      return { indexName: index.IndexName!, ...keys(index.KeySchema), projectionType: ProjectionType.ALL };
+    }),
+  };
+}
+
+/**
+ * The single table: on demand, point-in-time recovery, deletion protection, retained when the
+ * stack is deleted, expiring items removed by TTL, encrypted with the AWS managed key.
+ */
+export function createPostsTable(scope: Construct, id: string): Table {
+  const schema = tableSchema();
+  const table = new Table(scope, id, {
+    partitionKey: schema.partitionKey,
+    ...(schema.sortKey ? { sortKey: schema.sortKey } : {}),
+    billingMode: BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    deletionProtection: true,
+    removalPolicy: RemovalPolicy.RETAIN,
+    timeToLiveAttribute: TTL_ATTRIBUTE,
+    encryption: TableEncryption.AWS_MANAGED,
+  });
+  for (const index of schema.indexes) table.addGlobalSecondaryIndex(index);
+  return table;
+}

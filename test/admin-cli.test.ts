@@ -1,0 +1,211 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startApi, unique, type TestApi } from './support/api.ts';
+
+// The administrator CLI, run as an operator would: a separate process against the same table.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const BAD_CREDENTIALS = { non_field_errors: ['Unable to log in with provided credentials.'] };
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let api: TestApi;
+
+function admin(args: string[], stdin?: string): Promise<CliResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(TSX, ['scripts/admin.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'), TABLE_NAME: api.table },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+function login(username: string, password: string) {
+  return api.client().post('/login', { json: { username, password } });
+}
+
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(() => api?.close());
+
+describe('admin CLI', () => {
+  it('--help lists the commands; bad usage exits 2 with the usage text', async () => {
+    const [help, unknownCommand, missingUsername, missingPasswordChoice] = await Promise.all([
+      admin(['--help']),
+      admin(['frobnicate']),
+      admin(['create-user', '--password', 'x']),
+      admin(['create-user', '--username', unique('nochoice')]),
+    ]);
+
+    expect(help.code).toBe(0);
+    for (const command of ['create-user', 'set-password', 'deactivate-user', 'feature-post']) {
+      expect(help.stdout).toContain(command);
+    }
+    expect(help.stdout).toContain('Usage:');
+
+    expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.stderr).toContain('Unknown command "frobnicate".');
+    expect(unknownCommand.stderr).toContain('Usage:');
+
+    expect(missingUsername.code).toBe(2);
+    expect(missingUsername.stderr).toContain('--username is required.');
+    expect(missingUsername.stderr).toContain('Usage:');
+
+    expect(missingPasswordChoice.code).toBe(2);
+    expect(missingPasswordChoice.stderr).toContain('--password');
+  });
+
+  it('create-user with --password, --password-stdin and --no-password; set-password', async () => {
+    const withPassword = unique('clipw');
+    const withStdin = unique('clistdin');
+    const thirdParty = unique('clisocial');
+    const [created, fromStdin, noPassword] = await Promise.all([
+      admin(['create-user', '--username', withPassword, '--password', 'first secret']),
+      admin(['create-user', '--username', withStdin, '--password-stdin'], 'stdin secret\n'),
+      admin(['create-user', '--username', thirdParty, '--no-password']),
+    ]);
+
+    for (const result of [created, fromStdin, noPassword]) expect(result.code, result.stderr).toBe(0);
+    expect(created.stdout).toMatch(new RegExp(`Created user "${withPassword}" \\(id \\d+\\)`));
+    expect(noPassword.stdout).toContain('without a password');
+    const ids = [created, fromStdin, noPassword].map((r) => Number(/\(id (\d+)\)/.exec(r.stdout)![1]));
+    for (const id of ids) expect(id).toBeGreaterThan(0);
+    expect(new Set(ids).size).toBe(3);
+
+    // --password: login works, and /auth reports the id the CLI printed.
+    const first = await login(withPassword, 'first secret');
+    expect(first.status).toBe(200);
+    const auth = await api.client(first.body.token).get('/auth');
+    expect(auth.body).toEqual({ id: ids[0], token: first.body.token, username: withPassword });
+
+    // --password-stdin: the trailing newline is not part of the password.
+    expect((await login(withStdin, 'stdin secret')).status).toBe(200);
+    expect((await login(withStdin, 'stdin secret\n')).status).toBe(400);
+
+    // --no-password: cannot log in, whatever is tried.
+    for (const password of ['null', 'None', 'anything', ' ']) {
+      const refused = await login(thirdParty, password);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual(BAD_CREDENTIALS);
+    }
+
+    // set-password makes the third-party account usable; a second set-password (from stdin) on the
+    // first account replaces its password and revokes its existing tokens.
+    const [setThirdParty, reset] = await Promise.all([
+      admin(['set-password', '--username', thirdParty, '--password', 'now a password']),
+      admin(['set-password', '--username', withPassword, '--password-stdin'], 'second secret\n'),
+    ]);
+    expect(setThirdParty.code, setThirdParty.stderr).toBe(0);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect((await login(thirdParty, 'now a password')).status).toBe(200);
+
+    expect((await login(withPassword, 'first secret')).body).toEqual(BAD_CREDENTIALS);
+    expect((await login(withPassword, 'second secret')).status).toBe(200);
+    const revoked = await api.client(first.body.token).get('/auth');
+    expect(revoked.status).toBe(401);
+    expect(revoked.body).toEqual({ detail: 'Invalid token.' });
+  });
+
+  it('refuses a taken username and unknown users with a clear message', async () => {
+    const existing = await api.user('taken');
+    const nobody = unique('ghost');
+    const [taken, setUnknown, deactivateUnknown] = await Promise.all([
+      admin(['create-user', '--username', existing.username, '--password', 'other password']),
+      admin(['set-password', '--username', nobody, '--password', 'whatever']),
+      admin(['deactivate-user', '--username', nobody]),
+    ]);
+
+    expect(taken.code).not.toBe(0);
+    expect(taken.stderr).toContain(`The username "${existing.username}" is already taken.`);
+    expect(setUnknown.code).not.toBe(0);
+    expect(setUnknown.stderr).toContain(`There is no user "${nobody}".`);
+    expect(deactivateUnknown.code).not.toBe(0);
+    expect(deactivateUnknown.stderr).toContain(`There is no user "${nobody}".`);
+
+    // The existing account is untouched; the unknown one was not created.
+    expect((await login(existing.username, existing.password)).status).toBe(200);
+    expect((await login(existing.username, 'other password')).status).toBe(400);
+    expect((await existing.api.get('/auth')).status).toBe(200);
+    expect((await existing.api.get(`/users/detail/${nobody}`)).status).toBe(404);
+    expect((await login(nobody, 'whatever')).status).toBe(400);
+  });
+
+  it('deactivate-user hides the user, refuses logins and revokes tokens', async () => {
+    const viewer = await api.user('watcher');
+    const target = await api.user('leaving');
+    const before = await viewer.api.get('/users');
+    expect(before.body.map((p: any) => p.user)).toContain(target.username);
+
+    const result = await admin(['deactivate-user', '--username', target.username]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(target.username);
+
+    const after = await viewer.api.get('/users');
+    expect(after.status).toBe(200);
+    expect(after.body.map((p: any) => p.user)).not.toContain(target.username);
+    expect(after.body.map((p: any) => p.user)).toContain(viewer.username);
+
+    const refused = await login(target.username, target.password);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual(BAD_CREDENTIALS);
+
+    const token = await target.api.get('/auth');
+    expect(token.status).toBe(401);
+    expect(token.body).toEqual({ detail: 'Invalid token.' });
+  });
+
+  it('feature-post marks a post featured and --off unmarks it; an unknown slug fails', async () => {
+    const author = await api.user('featured');
+    const created = await author.api.post('/posts', { form: { title: unique('Feature me '), description: 'body', publish: 'true' } });
+    expect(created.status).toBe(201);
+    const slug: string = created.body.slug;
+    expect(created.body.is_featured).toBe(false);
+
+    const state = async () => {
+      const [detail, featured, profile] = await Promise.all([
+        author.api.get(`/posts/detail/${slug}`),
+        author.api.get('/posts', { query: { sort: 'featured' } }),
+        author.api.get(`/users/detail/${author.username}`),
+      ]);
+      expect(detail.status).toBe(200);
+      expect(featured.status).toBe(200);
+      return {
+        isFeatured: detail.body.is_featured,
+        listed: featured.body.map((p: any) => p.slug).includes(slug),
+        count: profile.body.total_featured_posts,
+      };
+    };
+    expect(await state()).toEqual({ isFeatured: false, listed: false, count: 0 });
+
+    const on = await admin(['feature-post', '--slug', slug]);
+    expect(on.code, on.stderr).toBe(0);
+    expect(on.stdout).toContain(slug);
+    expect(await state()).toEqual({ isFeatured: true, listed: true, count: 1 });
+
+    const missing = unique('no-such-post-');
+    const [off, unknown] = await Promise.all([
+      admin(['feature-post', '--slug', slug, '--off']),
+      admin(['feature-post', '--slug', missing]),
+    ]);
+    expect(off.code, off.stderr).toBe(0);
+    expect(await state()).toEqual({ isFeatured: false, listed: false, count: 0 });
+
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain(`There is no post "${missing}".`);
+  });
+});

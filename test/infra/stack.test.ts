@@ -1,0 +1,407 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Validations, type CfnElement } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildApp, type BuiltApp } from '../../infra/build.ts';
+import { ACKNOWLEDGMENT_REASONS, indexWildcardFindingId } from '../../infra/nag.ts';
+import { READ_ACCESS, READ_WRITE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
+import { ACCESS_LOG_FIELDS } from '../../infra/stack.ts';
+import { createUser } from '../../lib/accounts.ts';
+import { resetDb } from '../../lib/db/client.ts';
+import { createTableInput, TTL_ATTRIBUTE } from '../../lib/db/table.ts';
+import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../../lib/http/cors.ts';
+import { API_PREFIX, FALLBACK_HANDLER, ROUTES } from '../../lib/routes.ts';
+import { ensureTable } from '../../scripts/local/ensure-table.ts';
+
+// The stack `cdk synth` builds (infra/build.ts, with cdk.json's context), synthesized once for
+// the whole file: 15 esbuild bundles take a while. Nothing here reaches AWS.
+
+const CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
+const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+const HANDLERS = [...new Set(ROUTES.map((route) => route.handler)), FALLBACK_HANDLER];
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string; Metadata?: Record<string, any> };
+
+let outdir: string;
+let built: BuiltApp;
+let template: Template;
+let resources: Record<string, Resource>;
+
+const logicalId = (element: CfnElement): string => built.stack.resolve(element.logicalId) as string;
+const functionOf = (handler: string) => {
+  const fn = built.stack.functions.get(handler);
+  if (!fn) throw new Error(`no function for ${handler}`);
+  return fn;
+};
+const functionLogicalId = (handler: string) => logicalId(functionOf(handler).function.node.defaultChild as CfnElement);
+const roleLogicalId = (handler: string) => logicalId(functionOf(handler).role.node.defaultChild as CfnElement);
+const tableLogicalId = () => logicalId(built.stack.table.node.defaultChild as CfnElement);
+const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+const assetDir = (handler: string) => join(outdir, resources[functionLogicalId(handler)]!.Metadata!['aws:asset:path'] as string);
+
+/** The DynamoDB statements of a handler's role: actions by resource kind ('table' | 'index'). */
+function dynamoGrants(handler: string): { table: string[]; index: string[]; other: unknown[] } {
+  const role = roleLogicalId(handler);
+  const grants = { table: [] as string[], index: [] as string[], other: [] as unknown[] };
+  for (const [, policy] of ofType('AWS::IAM::Policy')) {
+    if (!policy.Properties.Roles.some((r: { Ref?: string }) => r.Ref === role)) continue;
+    for (const statement of policy.Properties.PolicyDocument.Statement) {
+      const actions: string[] = [statement.Action].flat();
+      if (!actions.some((action) => action.startsWith('dynamodb:'))) continue;
+      expect(statement.Effect).toBe('Allow');
+      const resource = JSON.stringify(statement.Resource);
+      if (resource === JSON.stringify({ 'Fn::GetAtt': [tableLogicalId(), 'Arn'] })) grants.table.push(...actions);
+      else if (resource === JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableLogicalId(), 'Arn'] }, '/index/*']] })) grants.index.push(...actions);
+      else grants.other.push(statement);
+    }
+  }
+  return grants;
+}
+
+beforeAll(() => {
+  // The bundles run here on the test machine's Node.js; in Lambda it is 22, which the SDK wants.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  outdir = mkdtempSync(join(tmpdir(), 'community-posts-cdk-'));
+  // As the CLI does: record in the template where each function's bundle is.
+  built = buildApp({ outdir, context: { ...CONTEXT, 'aws:cdk:enable-asset-metadata': true } });
+  // buildApp registers cdk-nag: this synth fails on any finding not fixed or acknowledged.
+  const assembly = built.app.synth();
+  const json = assembly.getStackArtifact(built.stack.artifactId).template as { Resources: Record<string, Resource> };
+  template = Template.fromJSON(json);
+  resources = json.Resources;
+}, 300_000);
+
+afterAll(() => {
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('table', () => {
+  it('has the key schema, attributes and indexes of lib/db/table.ts', () => {
+    const definition = createTableInput('unused');
+    const tables = ofType('AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(1);
+    const props = tables[0]![1].Properties;
+    const byName = <T extends { AttributeName?: string; IndexName?: string }>(list: T[]) =>
+      [...list].sort((a, b) => String(a.AttributeName ?? a.IndexName).localeCompare(String(b.AttributeName ?? b.IndexName)));
+    expect(props.KeySchema).toEqual(definition.KeySchema);
+    expect(byName(props.AttributeDefinitions)).toEqual(byName(definition.AttributeDefinitions!));
+    expect(byName(props.GlobalSecondaryIndexes)).toEqual(byName(definition.GlobalSecondaryIndexes!));
+    expect(props.BillingMode).toBe(definition.BillingMode);
+  });
+
+  it('is on demand, recoverable, protected, retained, expiring by TTL and encrypted with the AWS managed key', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+        // SSEEnabled without a key of our own: KMS with the AWS managed key (aws/dynamodb).
+        SSESpecification: { SSEEnabled: true },
+      }),
+    });
+    const props = ofType('AWS::DynamoDB::Table')[0]![1].Properties;
+    expect(props.SSESpecification.KMSMasterKeyId).toBeUndefined();
+    expect(props.TableName).toBeUndefined(); // a generated name: two stacks never collide
+  });
+});
+
+describe('routes', () => {
+  it('has one route per entry of the route table, plus $default', () => {
+    const keys = ofType('AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey as string);
+    const expected = [...ROUTES.map((route) => `${route.method} ${API_PREFIX}${route.path}`), '$default'];
+    expect(keys.sort()).toEqual(expected.sort());
+  });
+
+  const targetOf = (routeKey: string): string => {
+    const [, route] = ofType('AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties.RouteKey === routeKey)!;
+    const target = route.Properties.Target['Fn::Join'][1];
+    expect(target[0]).toBe('integrations/');
+    const integration = resources[target[1].Ref as string]!;
+    expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
+    expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+    return integration.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+  };
+
+  it.each(ROUTES.map((route) => [`${route.method} ${API_PREFIX}${route.path}`, route.handler]))(
+    '%s targets the function of %s',
+    (routeKey, handler) => {
+      expect(targetOf(routeKey)).toBe(functionLogicalId(handler));
+    },
+  );
+
+  it('sends every other request to the fallback function', () => {
+    expect(targetOf('$default')).toBe(functionLogicalId(FALLBACK_HANDLER));
+  });
+
+  it('gives each operation its own function, each invocable by API Gateway', () => {
+    const functions = ofType('AWS::Lambda::Function');
+    expect(functions).toHaveLength(HANDLERS.length);
+    expect(new Set(HANDLERS.map(functionLogicalId)).size).toBe(HANDLERS.length);
+    for (const handler of HANDLERS) {
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        Principal: 'apigateway.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [functionLogicalId(handler), 'Arn'] },
+      });
+    }
+  });
+
+  it('bundles each function from its own handler file', () => {
+    for (const handler of HANDLERS) {
+      const map = JSON.parse(readFileSync(join(assetDir(handler), 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      const entries = map.sources.filter((source) => /(^|\/)functions\/.+\.ts$/.test(source));
+      expect(entries, handler).toHaveLength(1);
+      expect(entries[0]!.endsWith(`functions/${handler}.ts`), `${handler}: ${entries[0]}`).toBe(true);
+    }
+  });
+});
+
+describe('functions', () => {
+  it.each(HANDLERS)('%s: Node.js 22 on arm64, TABLE_NAME, source maps, memory and a log group with retention', (handler) => {
+    const fn = resources[functionLogicalId(handler)]!.Properties;
+    expect(fn.Runtime).toBe('nodejs22.x');
+    expect(fn.Architectures).toEqual(['arm64']);
+    expect(fn.Handler).toBe('index.handler');
+    expect(fn.MemorySize).toBe(CONTEXT.memorySize);
+    expect(fn.Timeout).toBeGreaterThanOrEqual(5);
+    expect(fn.Environment.Variables).toMatchObject({
+      TABLE_NAME: { Ref: tableLogicalId() },
+      NODE_OPTIONS: '--enable-source-maps',
+      CORS_ALLOWED_ORIGINS: CONTEXT.allowedOrigins,
+    });
+    const logGroup = resources[fn.LoggingConfig.LogGroup.Ref as string]!;
+    expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
+    expect(logGroup.Properties.RetentionInDays).toBe(CONTEXT.logRetentionDays);
+    // Its own role, with no managed policy (AWSLambdaBasicExecutionRole would allow every log group).
+    const role = resources[fn.Role['Fn::GetAtt'][0] as string]!;
+    expect(role.Type).toBe('AWS::IAM::Role');
+    expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+
+  it('are bundled as minified ESM with source maps and the AWS SDK inside', async () => {
+    for (const handler of HANDLERS) {
+      const dir = assetDir(handler);
+      expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+      const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+      expect(code.startsWith("import { createRequire } from 'module'; const require = createRequire(import.meta.url);")).toBe(true);
+      expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
+      expect(code.split('\n').length, `${handler} is not minified`).toBeLessThan(200);
+      expect(code).toContain('DynamoDBClient');
+      // Every import left in the bundle is a Node.js built-in: @aws-sdk/*, middy, bcryptjs are inside.
+      const result = await build({
+        entryPoints: [join(dir, 'index.mjs')],
+        bundle: true,
+        write: false,
+        metafile: true,
+        platform: 'node',
+        format: 'esm',
+        logLevel: 'silent',
+      });
+      const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports);
+      const external = imports.filter((i) => i.external).map((i) => i.path);
+      expect(external.filter((path) => !BUILTINS.has(path)), handler).toEqual([]);
+      expect(imports.filter((i) => !i.external), handler).toEqual([]);
+    }
+  });
+
+  type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; headers: Record<string, string>; body: string }>;
+  const load = async (handler: string): Promise<Handler> =>
+    ((await import(pathToFileURL(join(assetDir(handler), 'index.mjs')).href)) as { handler: Handler }).handler;
+  const event = (method: string, path: string, options: { routeKey?: string; headers?: Record<string, string>; body?: string } = {}) => ({
+    version: '2.0',
+    routeKey: options.routeKey ?? '$default',
+    rawPath: path,
+    rawQueryString: '',
+    headers: options.headers ?? {},
+    requestContext: { http: { method, path }, requestId: 'test' },
+    isBase64Encoded: false,
+    ...(options.body !== undefined ? { body: options.body } : {}),
+  });
+
+  it('answer from their bundles without the table (fallback 404/405, auth check 401)', async () => {
+    const fallback = await load(FALLBACK_HANDLER);
+    const notAllowed = await fallback(event('PATCH', `${API_PREFIX}/users`), {});
+    expect(notAllowed.statusCode).toBe(405);
+    expect(notAllowed.headers.Allow).toBe('GET');
+    expect(JSON.parse(notAllowed.body)).toEqual({ detail: 'Method "PATCH" not allowed.' });
+    const notFound = await fallback(event('GET', `${API_PREFIX}/nowhere`), {});
+    expect(notFound.statusCode).toBe(404);
+    expect(JSON.parse(notFound.body)).toEqual({ detail: 'Not found.' });
+
+    const check = await load('auth/check');
+    const anonymous = await check(event('GET', `${API_PREFIX}/auth`, { routeKey: `GET ${API_PREFIX}/auth` }), {});
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('log in, check and log out from their bundles against DynamoDB (Local), with the bundled SDK', async () => {
+    process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
+    process.env.TABLE_NAME = `test-infra-${randomUUID().slice(0, 8)}`;
+    resetDb();
+    await ensureTable(process.env.TABLE_NAME);
+    await createUser('bundled', 'correct horse battery');
+
+    const login = await load('auth/login');
+    const loggedIn = await login(
+      event('POST', `${API_PREFIX}/login`, {
+        routeKey: `POST ${API_PREFIX}/login`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'bundled', password: 'correct horse battery' }),
+      }),
+      {},
+    );
+    expect(loggedIn.statusCode, loggedIn.body).toBe(200);
+    const { token } = JSON.parse(loggedIn.body) as { token: string };
+    const authorization = { authorization: `Token ${token}` };
+
+    const check = await load('auth/check');
+    const me = await check(event('GET', `${API_PREFIX}/auth`, { routeKey: `GET ${API_PREFIX}/auth`, headers: authorization }), {});
+    expect(me.statusCode, me.body).toBe(200);
+    expect(JSON.parse(me.body)).toMatchObject({ username: 'bundled', token });
+
+    const logout = await load('auth/logout');
+    const out = await logout(event('GET', `${API_PREFIX}/logout`, { routeKey: `GET ${API_PREFIX}/logout`, headers: authorization }), {});
+    expect(out.statusCode, out.body).toBe(200);
+    const after = await check(event('GET', `${API_PREFIX}/auth`, { routeKey: `GET ${API_PREFIX}/auth`, headers: authorization }), {});
+    expect(after.statusCode).toBe(401);
+  });
+});
+
+describe('least privilege', () => {
+  it('declares the table access of exactly the read-write routes', () => {
+    const readWrite = ROUTES.filter((route) => route.access === 'read-write').map((route) => route.handler);
+    expect(Object.keys(READ_WRITE_ACCESS).sort()).toEqual(readWrite.sort());
+  });
+
+  it('treats exactly the listed operations as read-only', () => {
+    const readOnly = ROUTES.filter((route) => route.access === 'read').map((route) => `${route.method} ${route.path}`);
+    expect(readOnly.sort()).toEqual(
+      ['GET /auth', 'GET /users', 'GET /users/detail/{username}', 'GET /tags', 'GET /tags/detail/{slug}', 'GET /posts'].sort(),
+    );
+  });
+
+  it.each(ROUTES.filter((route) => route.access === 'read').map((route) => [route.handler]))(
+    '%s reads the table and its indexes and writes nothing',
+    (handler) => {
+      const grants = dynamoGrants(handler);
+      expect(grants.other).toEqual([]);
+      expect(grants.table.sort()).toEqual(iamActions(READ_ACCESS.table).sort());
+      expect(grants.index).toEqual(['dynamodb:Query']);
+      for (const action of iamActions(WRITE_ACTIONS)) {
+        expect([...grants.table, ...grants.index]).not.toContain(action);
+      }
+    },
+  );
+
+  it.each(ROUTES.filter((route) => route.access === 'read-write').map((route) => [route.handler]))(
+    '%s gets exactly the actions it uses, on the table only',
+    (handler) => {
+      const grants = dynamoGrants(handler);
+      expect(grants.other).toEqual([]);
+      expect(grants.table.sort()).toEqual(iamActions(READ_WRITE_ACCESS[handler]!.table).sort());
+      expect(grants.index).toEqual([]);
+    },
+  );
+
+  it('gives the fallback no access to the table', () => {
+    expect(dynamoGrants(FALLBACK_HANDLER)).toEqual({ table: [], index: [], other: [] });
+  });
+
+  it('has no wildcard action and no wildcard resource except the table indexes', () => {
+    for (const [id, policy] of ofType('AWS::IAM::Policy')) {
+      for (const statement of policy.Properties.PolicyDocument.Statement) {
+        for (const action of [statement.Action].flat()) expect(action, id).not.toContain('*');
+        for (const resource of [statement.Resource].flat()) {
+          const text = JSON.stringify(resource);
+          if (text.includes('*')) expect(text, id).toContain('/index/*');
+        }
+      }
+    }
+  });
+});
+
+describe('api', () => {
+  it('configures CORS from the context and the shared CORS constants', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'HTTP',
+      CorsConfiguration: {
+        AllowOrigins: String(CONTEXT.allowedOrigins).split(','),
+        AllowHeaders: CORS_ALLOWED_HEADERS,
+        AllowMethods: CORS_ALLOWED_METHODS,
+        ExposeHeaders: CORS_EXPOSED_HEADERS,
+        MaxAge: CORS_MAX_AGE_SECONDS,
+      },
+    });
+    expect(CORS_ALLOWED_HEADERS).toContain('Authorization');
+  });
+
+  it('throttles the $default stage and writes JSON access logs to a log group with retention', () => {
+    const stages = ofType('AWS::ApiGatewayV2::Stage');
+    expect(stages).toHaveLength(1);
+    const stage = stages[0]![1].Properties;
+    expect(stage.StageName).toBe('$default');
+    expect(stage.AutoDeploy).toBe(true);
+    expect(stage.DefaultRouteSettings).toEqual({
+      ThrottlingRateLimit: CONTEXT.throttlingRateLimit,
+      ThrottlingBurstLimit: CONTEXT.throttlingBurstLimit,
+    });
+    expect(JSON.parse(stage.AccessLogSettings.Format)).toEqual(ACCESS_LOG_FIELDS);
+    expect(stage.AccessLogSettings.Format).toContain('$context.requestId');
+    const logGroup = resources[stage.AccessLogSettings.DestinationArn['Fn::GetAtt'][0] as string]!;
+    expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
+    expect(logGroup.Properties.RetentionInDays).toBe(CONTEXT.logRetentionDays);
+  });
+
+  it('outputs the API URL ending in /api/v1 and the table name', () => {
+    const outputs = template.findOutputs('*');
+    const url = outputs.ApiUrl!.Value['Fn::Join'][1] as unknown[];
+    expect(url[0]).toBe('https://');
+    expect(url[1]).toEqual({ Ref: logicalId(built.stack.api.node.defaultChild as CfnElement) });
+    expect(url.at(-1)).toBe(`/${API_PREFIX.replace(/^\//, '')}`);
+    expect(outputs.TableName!.Value).toEqual({ Ref: tableLogicalId() });
+  });
+});
+
+describe('checks', () => {
+  it('passes cdk-nag AwsSolutions with every finding fixed or acknowledged', () => {
+    const report = new AwsSolutionsChecks(built.app).validateScope(built.app);
+    expect(report.violations).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it('acknowledges only the findings it explains, each with a reason', () => {
+    const acknowledged = new Map<string, string>();
+    for (const construct of built.app.node.findAll()) {
+      for (const entry of construct.node.metadata) {
+        if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+        for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) {
+          acknowledged.set(id.replace(/^annotation::/i, ''), reason);
+        }
+      }
+    }
+    expect(Object.fromEntries(acknowledged)).toEqual({
+      'AwsSolutions-L1': ACKNOWLEDGMENT_REASONS.runtimeVersion,
+      'AwsSolutions-APIG4': ACKNOWLEDGMENT_REASONS.noAuthorizer,
+      [indexWildcardFindingId(built.stack.table.node.defaultChild as CfnElement)]: ACKNOWLEDGMENT_REASONS.indexWildcard,
+    });
+  });
+
+  it('synthesizes without errors or warnings', () => {
+    Annotations.fromStack(built.stack).hasNoError('*', Match.anyValue());
+    Annotations.fromStack(built.stack).hasNoWarning('*', Match.anyValue());
+    const report = join(outdir, 'validation-report.json');
+    if (existsSync(report)) {
+      const plugins = JSON.parse(readFileSync(report, 'utf8')).pluginReports as { violations?: unknown[] }[];
+      expect(plugins.flatMap((plugin) => plugin.violations ?? [])).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidPage } from '../../lib/errors.ts';
+import { decodeCursor, encodeCursor, nextPageUrl, PAGE_SIZES, parsePageRequest } from '../../lib/pagination.ts';
+
+const ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK'];
+const PARTITION = { attribute: 'GSI1PK', value: 'TAGS' };
+const KEY = { PK: 'TAG#hello', SK: 'TAG', GSI1PK: 'TAGS', GSI1SK: '2026-01-05T14:12:15.258987+00:00#hello' };
+
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+function expectInvalidPage(run: () => unknown): void {
+  let thrown: unknown;
+  try {
+    run();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(InvalidPage);
+  expect((thrown as InvalidPage).status).toBe(404);
+  expect((thrown as InvalidPage).body).toEqual({ detail: 'Invalid page.' });
+}
+
+describe('page sizes', () => {
+  it('match the contract', () => {
+    expect(PAGE_SIZES).toEqual({ users: 100, tags: 500, posts: 100 });
+  });
+});
+
+describe('parsePageRequest', () => {
+  it('defaults to page 1 at the maximum page size', () => {
+    expect(parsePageRequest({}, 500)).toEqual({ page: 1, pageSize: 500 });
+  });
+
+  it('reads a positive page number', () => {
+    expect(parsePageRequest({ page: '1' }, 100)).toEqual({ page: 1, pageSize: 100 });
+    expect(parsePageRequest({ page: '37' }, 100)).toEqual({ page: 37, pageSize: 100 });
+  });
+
+  it.each(['0', '-1', '1.5', 'abc', '', '1e3', '0x10', '9999999999', 'last'])('rejects page %j as an invalid page', (page) => {
+    expectInvalidPage(() => parsePageRequest({ page }, 100));
+  });
+
+  it('caps page_size at the maximum', () => {
+    expect(parsePageRequest({ page_size: '10' }, 100).pageSize).toBe(10);
+    expect(parsePageRequest({ page_size: '100' }, 100).pageSize).toBe(100);
+    expect(parsePageRequest({ page_size: '101' }, 100).pageSize).toBe(100);
+    expect(parsePageRequest({ page_size: '100000' }, 500).pageSize).toBe(500);
+  });
+
+  it.each(['0', '-5', 'ten', '', '2.5'])('falls back to the maximum for page_size %j', (size) => {
+    expect(parsePageRequest({ page_size: size }, 500)).toEqual({ page: 1, pageSize: 500 });
+  });
+
+  it('passes a cursor on and ignores an empty one', () => {
+    expect(parsePageRequest({ page: '2', cursor: 'abc' }, 100)).toEqual({ page: 2, pageSize: 100, cursor: 'abc' });
+    expect(parsePageRequest({ cursor: '' }, 100)).toEqual({ page: 1, pageSize: 100 });
+  });
+});
+
+describe('cursors', () => {
+  it('round-trip a key', () => {
+    const cursor = encodeCursor(KEY);
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeCursor(cursor, ATTRIBUTES, PARTITION)).toEqual(KEY);
+  });
+
+  it('round-trip a key with non-ASCII values', () => {
+    const key = { ...KEY, PK: 'TAG#ünïcode-🎉' };
+    expect(decodeCursor(encodeCursor(key), ATTRIBUTES, PARTITION)).toEqual(key);
+  });
+
+  it('accept keys whose attributes are in any order', () => {
+    const reordered = { GSI1SK: KEY.GSI1SK, SK: KEY.SK, GSI1PK: KEY.GSI1PK, PK: KEY.PK };
+    expect(decodeCursor(encodeCursor(reordered), ATTRIBUTES, PARTITION)).toEqual(KEY);
+  });
+
+  it('reject a key from another partition', () => {
+    expectInvalidPage(() => decodeCursor(encodeCursor({ ...KEY, GSI1PK: 'USERS' }), ATTRIBUTES, PARTITION));
+    expectInvalidPage(() => decodeCursor(encodeCursor({ ...KEY, GSI1PK: 'POSTS' }), ATTRIBUTES, { attribute: 'GSI1PK', value: 'FEATURED' }));
+  });
+
+  it('reject missing, extra and renamed attributes', () => {
+    const missing: Record<string, string> = { ...KEY };
+    delete missing.SK;
+    expectInvalidPage(() => decodeCursor(encodeCursor(missing), ATTRIBUTES, PARTITION));
+    expectInvalidPage(() => decodeCursor(encodeCursor({ ...KEY, extra: 'x' }), ATTRIBUTES, PARTITION));
+    const { GSI1SK, ...rest } = KEY;
+    expectInvalidPage(() => decodeCursor(encodeCursor({ ...rest, OtherSK: GSI1SK }), ATTRIBUTES, PARTITION));
+    expectInvalidPage(() => decodeCursor(encodeCursor({}), ATTRIBUTES, PARTITION));
+  });
+
+  it('reject values that are not short non-empty strings', () => {
+    for (const value of [1, true, null, { S: 'x' }, ['x'], '', 'x'.repeat(1025)]) {
+      const forged = b64(JSON.stringify({ ...KEY, SK: value }));
+      expectInvalidPage(() => decodeCursor(forged, ATTRIBUTES, PARTITION));
+    }
+  });
+
+  it('reject cursors that are not a JSON object', () => {
+    for (const text of ['', 'not json', '{"PK":', '[]', JSON.stringify(Object.values(KEY)), '"TAG#hello"', '42', 'null', 'true']) {
+      expectInvalidPage(() => decodeCursor(b64(text), ATTRIBUTES, PARTITION));
+    }
+  });
+
+  it('reject garbage that is not base64url', () => {
+    for (const cursor of ['%%%', '!!!!', '....', '\u0000', '🎉']) {
+      expectInvalidPage(() => decodeCursor(cursor, ATTRIBUTES, PARTITION));
+    }
+  });
+});
+
+describe('nextPageUrl', () => {
+  it('keeps the other parameters, bumps the page and carries the cursor', () => {
+    const url = new URL(
+      nextPageUrl(
+        { headers: { host: 'api.example.com', 'x-forwarded-proto': 'https' }, rawPath: '/api/v1/tags' },
+        { q: 'café & co', page: '2', cursor: 'old', page_size: '10', sort: undefined },
+        2,
+        'CURSOR',
+      ),
+    );
+    expect(url.origin).toBe('https://api.example.com');
+    expect(url.pathname).toBe('/api/v1/tags');
+    expect(url.searchParams.get('q')).toBe('café & co');
+    expect(url.searchParams.get('page_size')).toBe('10');
+    expect(url.searchParams.get('page')).toBe('3');
+    expect(url.searchParams.getAll('cursor')).toEqual(['CURSOR']);
+    expect(url.searchParams.has('sort')).toBe(false);
+  });
+});
