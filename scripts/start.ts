@@ -28,6 +28,12 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
+  // If whatever started us (npm, a shell) goes away without passing a signal on, stop too,
+  // rather than leave the API and a java process behind.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stop(0);
+  }, 1000).unref();
 
   try {
     if (await ensureTable(tableName())) console.log(`Created table ${tableName()}`);
