@@ -1,5 +1,7 @@
+import { batchGet, type BatchResult } from './db/batch.ts';
+import type { Key } from './db/keys.ts';
 import { AuthenticationFailed, NotAuthenticated } from './errors.ts';
-import { findCaller, type Caller } from './tokens.ts';
+import { callerFromItem, findCaller, isWellFormedToken, tokenKey, type Caller } from './tokens.ts';
 
 export type { Caller };
 
@@ -14,10 +16,7 @@ export function tokenFromHeader(header: string | undefined): string | null {
   return parts[1]!;
 }
 
-/**
- * Resolves the caller of a request, or rejects with the 401 the contract prescribes. Starting it
- * returns at once, so a handler can run its own reads in parallel with the token lookup.
- */
+/** The caller of a request (one GetItem), or the 401 the contract prescribes. */
 export async function authenticate(authorization: string | undefined): Promise<Caller> {
   const token = tokenFromHeader(authorization);
   if (token === null) throw new NotAuthenticated();
@@ -25,3 +24,25 @@ export async function authenticate(authorization: string | undefined): Promise<C
   if (!caller) throw new AuthenticationFailed();
   return caller;
 }
+
+export interface CallerAndItems {
+  caller: Caller;
+  read: BatchResult;
+}
+
+/**
+ * The caller together with the items an operation needs, read in one BatchGetItem with the token
+ * record: an authenticated read costs one round trip. Rejects with the 401 of the contract.
+ */
+export async function authenticateAndRead(authorization: string | undefined, itemKeys: Key[]): Promise<CallerAndItems> {
+  const token = tokenFromHeader(authorization);
+  if (token === null) throw new NotAuthenticated();
+  if (!isWellFormedToken(token)) throw new AuthenticationFailed();
+  const read = await batchGet([tokenKey(token), ...itemKeys]);
+  const caller = callerFromItem(read.get(tokenKey(token)), token);
+  if (!caller) throw new AuthenticationFailed();
+  return { caller, read };
+}
+
+/** Reads items together with the caller's token: what write operations are given. */
+export type ReadAsCaller = (itemKeys: Key[]) => Promise<CallerAndItems>;

@@ -1,11 +1,8 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from './db/client.ts';
-import { keys, listPartitions, listSortKeys } from './db/keys.ts';
+import { keys, listPartitions, listSortKeys, type Key } from './db/keys.ts';
 import { INDEXES } from './db/table.ts';
 import { queryPage, type Page } from './db/query.ts';
 import { transactWrite, tx, type TxWrite } from './db/transact.ts';
 import type { Item } from './db/batch.ts';
-import { tableName } from './config.ts';
 import { Conflict, ValidationError } from './errors.ts';
 import { isoTimestamp } from './time.ts';
 import { couldBeSlug, isValidSlug, MAX_SLUG_LENGTH, slugify } from './slug.ts';
@@ -57,10 +54,9 @@ export async function createTag(tag: TagRef): Promise<Item> {
   return { title: tag.title, slug: tag.slug, total_posts: 0 };
 }
 
-export async function getTag(slug: string): Promise<Item | undefined> {
-  if (!couldBeSlug(slug)) return undefined;
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.tag(slug), ConsistentRead: true }));
-  return Item;
+/** The key of a tag; null for a slug that cannot exist (answered without a read). */
+export function tagKey(slug: string): Key | null {
+  return couldBeSlug(slug) ? keys.tag(slug) : null;
 }
 
 export function listTags(request: PageRequest, search?: string): Promise<Page> {

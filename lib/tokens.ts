@@ -44,15 +44,23 @@ export function tokenItem(token: string, user: { id: number; username: string })
   };
 }
 
+/** The key of a token's record. */
+export function tokenKey(token: string): Key {
+  return keys.token(hashToken(token));
+}
+
+/** The caller a stored token record stands for; null when absent or expired. */
+export function callerFromItem(item: Record<string, unknown> | undefined, token: string): Caller | null {
+  // DynamoDB deletes expired items only eventually (DynamoDB Local never): check expiry here.
+  if (!item || Number(item[TTL_ATTRIBUTE]) <= epochSeconds()) return null;
+  return { userId: Number(item.user_id), username: String(item.username), token };
+}
+
 /** The caller a token belongs to; null for an unknown, revoked or expired token. */
 export async function findCaller(token: string): Promise<Caller | null> {
   if (!isWellFormedToken(token)) return null;
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.token(hashToken(token)), ConsistentRead: true }),
-  );
-  // DynamoDB deletes expired items only eventually (DynamoDB Local never): check expiry here.
-  if (!Item || Number(Item[TTL_ATTRIBUTE]) <= epochSeconds()) return null;
-  return { userId: Number(Item.user_id), username: String(Item.username), token };
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: tokenKey(token), ConsistentRead: true }));
+  return callerFromItem(Item, token);
 }
 
 /** Deletes a live token; false when it was unknown or already expired. */

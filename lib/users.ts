@@ -1,6 +1,6 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from './db/client.ts';
-import { keys, listPartitions } from './db/keys.ts';
+import { keys, listPartitions, type Key } from './db/keys.ts';
 import { queryPage, type Page } from './db/query.ts';
 import type { Item } from './db/batch.ts';
 import { tableName } from './config.ts';
@@ -40,18 +40,14 @@ export function toProfile(item: Item) {
   };
 }
 
-/** Usernames that cannot exist are answered without a read. */
-function plausibleUsername(username: string): boolean {
-  return username.length > 0 && username.length <= USERNAME_MAX_LENGTH;
+/** The key of a user's profile; null for a username that cannot exist (answered without a read). */
+export function profileKey(username: string): Key | null {
+  return username.length > 0 && username.length <= USERNAME_MAX_LENGTH ? keys.userProfile(username) : null;
 }
 
-/** The profile of an active user. */
-export async function getActiveProfile(username: string): Promise<Item | undefined> {
-  if (!plausibleUsername(username)) return undefined;
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.userProfile(username), ConsistentRead: true }),
-  );
-  return Item && Item.is_active === true ? Item : undefined;
+/** The profile item if it belongs to an active user. */
+export function activeProfile(item: Item | undefined): Item | undefined {
+  return item && item.is_active === true ? item : undefined;
 }
 
 export function listUsers(request: PageRequest): Promise<Page> {

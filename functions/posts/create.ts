@@ -5,6 +5,6 @@ import { toPost } from '../../lib/posts/record.ts';
 
 /** POST /posts: a new post by the caller; unknown tags are created. */
 export const handler = endpoint(
-  async (request) => created(toPost(await createPost(request.caller(), request.body))),
+  async (request) => created(toPost(await createPost(request.readAsCaller, request.body))),
   { auth: 'required' },
 );

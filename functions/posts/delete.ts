@@ -5,7 +5,7 @@ import { deletePost } from '../../lib/posts/write.ts';
 /** DELETE /posts/detail/{slug}: the author removes the post. */
 export const handler = endpoint(
   async (request) => {
-    await deletePost(request.caller(), request.path.slug ?? '');
+    await deletePost(request.readAsCaller, request.path.slug ?? '');
     return noContent();
   },
   { auth: 'required' },

@@ -5,6 +5,6 @@ import { toPost } from '../../lib/posts/record.ts';
 
 /** GET /posts/detail/{slug}: a published post or the caller's draft; counts a first visit. */
 export const handler = endpoint(
-  async (request) => ok(toPost(await viewPost(request.caller(), request.path.slug ?? ''))),
+  async (request) => ok(toPost(await viewPost(request.readAsCaller, request.path.slug ?? ''))),
   { auth: 'required' },
 );

@@ -5,6 +5,6 @@ import { toPost } from '../../lib/posts/record.ts';
 
 /** PUT /posts/detail/{slug}: the author changes any subset of the fields. */
 export const handler = endpoint(
-  async (request) => ok(toPost(await updatePost(request.caller(), request.path.slug ?? '', request.body))),
+  async (request) => ok(toPost(await updatePost(request.readAsCaller, request.path.slug ?? '', request.body))),
   { auth: 'required' },
 );

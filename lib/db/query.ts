@@ -20,8 +20,9 @@ export interface Page {
   next?: string;
 }
 
-// A filtered Query's Limit counts items read before the filter; read in chunks of this size.
-const FILTERED_CHUNK = 200;
+// A filtered Query's Limit would count items read before the filter, so a filtered list reads
+// without one: each call scans up to DynamoDB's 1 MB page and keeps every match, so page 1 of a
+// search costs one call until the index holds more than 1 MB.
 
 function keyAttributes(list: ListQuery): string[] {
   const index = INDEXES[list.index];
@@ -32,7 +33,7 @@ function pick(item: Item, attributes: string[]): Record<string, string> {
   return Object.fromEntries(attributes.map((name) => [name, String(item[name])]));
 }
 
-async function query(list: ListQuery, limit: number, startKey: Record<string, unknown> | undefined, keysOnly: boolean) {
+async function query(list: ListQuery, limit: number | undefined, startKey: Record<string, unknown> | undefined, keysOnly: boolean) {
   const index = INDEXES[list.index];
   const names: Record<string, string> = { '#pk': index.partitionKey, ...list.filter?.names };
   const values: Record<string, unknown> = { ':pk': list.partition, ...list.filter?.values };
@@ -48,7 +49,7 @@ async function query(list: ListQuery, limit: number, startKey: Record<string, un
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
       ScanIndexForward: false,
-      Limit: limit,
+      ...(limit !== undefined ? { Limit: limit } : {}),
       ...(startKey ? { ExclusiveStartKey: startKey } : {}),
     }),
   );
@@ -59,7 +60,7 @@ async function skip(list: ListQuery, count: number): Promise<Record<string, stri
   let remaining = count;
   let startKey: Record<string, unknown> | undefined;
   for (;;) {
-    const limit = list.filter ? FILTERED_CHUNK : Math.min(remaining, 1000);
+    const limit = list.filter ? undefined : Math.min(remaining, 1000);
     const response = await query(list, limit, startKey, true);
     for (const item of response.Items ?? []) {
       remaining -= 1;
@@ -86,7 +87,7 @@ export async function queryPage(list: ListQuery, request: PageRequest): Promise<
   const items: Item[] = [];
   for (;;) {
     const wanted = request.pageSize + 1 - items.length;
-    const limit = list.filter ? Math.max(wanted, FILTERED_CHUNK) : wanted;
+    const limit = list.filter ? undefined : wanted;
     const response = await query(list, limit, startKey, false);
     items.push(...(response.Items ?? []));
     if (items.length > request.pageSize || !response.LastEvaluatedKey) break;

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { authenticate, type Caller } from '../auth.ts';
+import { authenticate, authenticateAndRead, type Caller, type CallerAndItems } from '../auth.ts';
+import type { Key } from '../db/keys.ts';
 import type { Input } from '../validation.ts';
 import { bodyParser, parsedBody } from './body.ts';
 import { errorResult, toHttpResponse, type ApiResult } from './respond.ts';
@@ -14,12 +15,14 @@ export interface ApiRequest {
   /** Query parameters; a repeated one counts with its last value (as DRF). */
   query: Record<string, string | undefined>;
   path: Record<string, string | undefined>;
-  /** The authenticated caller; rejects with the 401 of the contract. */
+  /** The authenticated caller (one GetItem of the token); rejects with the 401 of the contract. */
   caller(): Promise<Caller>;
+  /** The caller and these items, read together in one BatchGetItem; rejects with the 401. */
+  readAsCaller(itemKeys: Key[]): Promise<CallerAndItems>;
 }
 
 export interface EndpointOptions {
-  /** 'required': the token lookup starts before the body is parsed and gates the response. */
+  /** 'required': the outcome of the token lookup gates the response. */
   auth: 'required' | 'none';
   /** false: leave the body unread (the fallback answers 404/405 whatever the body is). */
   parseBody?: boolean;
@@ -28,18 +31,26 @@ export interface EndpointOptions {
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 
-const callers = new WeakMap<object, Promise<Caller>>();
+// The token lookup of each request, started by the handler (alone or with its own reads).
+const lookups = new WeakMap<object, Promise<Caller>>();
 
-function callerOf(event: Event): Promise<Caller> {
-  return callers.get(event) ?? Promise.reject(new Error('endpoint has no authentication'));
+function track<T extends Caller | CallerAndItems>(event: Event, pending: Promise<T>): Promise<T> {
+  if (!lookups.has(event)) {
+    const caller = pending.then((value): Caller => ('caller' in value ? value.caller : value));
+    caller.catch(() => undefined); // observed by the response step; avoid an unhandled rejection
+    lookups.set(event, caller);
+  }
+  return pending;
 }
 
-/** The authentication error of a request, if its token lookup failed. */
-async function authFailure(event: Event): Promise<unknown> {
-  const pending = callers.get(event);
-  if (!pending) return undefined;
+/**
+ * The authentication error of a request, if any. A handler that never looked the token up (it
+ * failed early, e.g. on its body) gets the lookup now: a bad token is answered 401 first, as DRF.
+ */
+async function authFailure(event: Event, required: boolean): Promise<unknown> {
+  if (!required) return undefined;
   try {
-    await pending;
+    await (lookups.get(event) ?? track(event, authenticate(event.headers?.authorization)));
     return undefined;
   } catch (error) {
     return error;
@@ -53,28 +64,22 @@ function queryOf(event: Event): Record<string, string | undefined> {
 }
 
 /**
- * Wraps a handler as a Lambda function for API Gateway HTTP API (payload v2): starts the token
- * lookup, parses the body, and shapes every outcome (result or error) into a JSON response with
- * CORS headers. An authentication failure always wins over the handler's own result or error, so
- * a handler that reads in parallel with the token lookup cannot leak data to a bad token.
+ * Wraps a handler as a Lambda function for API Gateway HTTP API (payload v2): parses the body and
+ * shapes every outcome (result or error) into a JSON response with CORS headers. The handler
+ * looks the token up itself (alone, in parallel with a query, or inside its BatchGetItem); an
+ * authentication failure always wins over the handler's own result or error, so a handler that
+ * reads before the token is checked cannot leak data to a bad token.
  */
 export function endpoint(handler: (request: ApiRequest) => Promise<ApiResult>, options: EndpointOptions) {
   return middy<Event, Result>()
     .use({
-      before: async ({ event }) => {
-        if (options.auth === 'required') {
-          const pending = authenticate(event.headers?.authorization);
-          pending.catch(() => undefined); // observed later; avoid an unhandled rejection meanwhile
-          callers.set(event, pending);
-        }
-      },
       after: async (request) => {
-        const failure = await authFailure(request.event);
+        const failure = await authFailure(request.event, options.auth === 'required');
         if (failure) throw failure;
         request.response = toHttpResponse(request.response as unknown as ApiResult, request.event.headers?.origin);
       },
       onError: async (request) => {
-        const failure = (await authFailure(request.event)) ?? request.error;
+        const failure = (await authFailure(request.event, options.auth === 'required')) ?? request.error;
         const context = { route: request.event.routeKey, requestId: request.event.requestContext?.requestId };
         request.response = toHttpResponse(errorResult(failure, context), request.event.headers?.origin);
       },
@@ -86,7 +91,8 @@ export function endpoint(handler: (request: ApiRequest) => Promise<ApiResult>, o
         body: parsedBody(event),
         query: queryOf(event),
         path: event.pathParameters ?? {},
-        caller: () => callerOf(event),
+        caller: () => track(event, authenticate(event.headers?.authorization)),
+        readAsCaller: (itemKeys) => track(event, authenticateAndRead(event.headers?.authorization, itemKeys)),
       });
       return result as unknown as Result;
     });

@@ -10,9 +10,17 @@ import { NotFound } from '../errors.ts';
 import { withRetries } from '../retry.ts';
 import type { PageRequest } from '../pagination.ts';
 import type { Caller } from '../tokens.ts';
+import type { ReadAsCaller } from '../auth.ts';
+import type { BatchResult } from '../db/batch.ts';
 import { isoTimestamp } from '../time.ts';
 import { couldBeSlug } from '../slug.ts';
 import { isVisibleTo, postItem, postRecord, type PostRecord } from './record.ts';
+
+/** The post stored under `slug` in a batch read that included its key. */
+export function storedPost(read: BatchResult, slug: string): PostRecord | undefined {
+  const item = read.get(keys.post(slug));
+  return item ? postRecord(item) : undefined;
+}
 
 export async function getPost(slug: string): Promise<PostRecord | undefined> {
   if (!couldBeSlug(slug)) return undefined;
@@ -32,10 +40,11 @@ class AlreadyVisited extends Error {}
  * Reads a post for its detail page and records the caller's visit: the first view by a user adds
  * one to total_visitors, in the same transaction that stores the (post, user) visit item.
  */
-export function viewPost(caller: Promise<Caller>, slug: string): Promise<PostRecord> {
+export function viewPost(readAsCaller: ReadAsCaller, slug: string): Promise<PostRecord> {
+  if (!couldBeSlug(slug)) return Promise.reject(new NotFound());
   return withRetries(async () => {
-    const [who, stored] = await Promise.all([caller, getPost(slug)]);
-    const post = visiblePost(stored, who);
+    const { caller: who, read } = await readAsCaller([keys.post(slug)]);
+    const post = visiblePost(storedPost(read, slug), who);
     const visited = { ...post, total_visitors: post.total_visitors + 1, version: post.version + 1 };
     try {
       await transactWrite([

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchDelete, batchGet } from '../db/batch.ts';
+import { batchDelete } from '../db/batch.ts';
 import { db } from '../db/client.ts';
 import { keys, type Key } from '../db/keys.ts';
 import { transactWrite, tx, type TxWrite } from '../db/transact.ts';
@@ -11,11 +11,12 @@ import { withRetries } from '../retry.ts';
 import { couldBeSlug, slugify } from '../slug.ts';
 import { isoTimestamp } from '../time.ts';
 import type { Caller } from '../tokens.ts';
+import type { ReadAsCaller } from '../auth.ts';
 import type { Input } from '../validation.ts';
 import { counterWrites } from './counters.ts';
 import { parsePostInput, type PostInput } from './input.ts';
-import { getPost, newPostId, visiblePost } from './read.ts';
-import { postItem, postRecord, type PostRecord } from './record.ts';
+import { getPost, newPostId, storedPost, visiblePost } from './read.ts';
+import { postItem, type PostRecord } from './record.ts';
 import { resolveTags, tagKeys } from './tag-set.ts';
 
 // How many post slug candidates (`base`, `base-1`, ...) are read with the other reads.
@@ -26,16 +27,13 @@ const atVersion = (version: number) => ({ expression: 'version = :v', values: { 
 
 const NOT_OWNER = 'You are not owner of this post!';
 
-export function createPost(caller: Promise<Caller>, body: Input): Promise<PostRecord> {
+export function createPost(readAsCaller: ReadAsCaller, body: Input): Promise<PostRecord> {
   const input = parsePostInput(body, { partial: false });
   const title = input.title!;
   const base = slugify(title);
   const titles = input.tags ?? [];
   return withRetries(async () => {
-    const [who, read] = await Promise.all([
-      caller,
-      batchGet([...candidateKeys(base, keys.post, POST_SLUG_WINDOW), ...tagKeys(titles)]),
-    ]);
+    const { caller: who, read } = await readAsCaller([...candidateKeys(base, keys.post, POST_SLUG_WINDOW), ...tagKeys(titles)]);
     const slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: read });
     const tags = await resolveTags(titles, read);
     const now = isoTimestamp();
@@ -73,7 +71,7 @@ function ownedPost(stored: PostRecord | undefined, caller: Caller): PostRecord {
   return post;
 }
 
-export function updatePost(caller: Promise<Caller>, slug: string, body: Input): Promise<PostRecord> {
+export function updatePost(readAsCaller: ReadAsCaller, slug: string, body: Input): Promise<PostRecord> {
   // Validation problems are reported only after the 404 and 403 checks, as DRF orders them.
   let input: PostInput = {};
   let invalid: ValidationError | undefined;
@@ -84,15 +82,14 @@ export function updatePost(caller: Promise<Caller>, slug: string, body: Input): 
     invalid = error;
   }
   const base = input.title !== undefined ? slugify(input.title) : undefined;
-  if (!couldBeSlug(slug)) return caller.then(() => Promise.reject(new NotFound()));
+  if (!couldBeSlug(slug)) return Promise.reject(new NotFound());
   const toRead: Key[] = [keys.post(slug)];
   if (base !== undefined) toRead.push(...candidateKeys(base, keys.post, POST_SLUG_WINDOW));
   if (input.tags) toRead.push(...tagKeys(input.tags));
 
   return withRetries(async () => {
-    const [who, read] = await Promise.all([caller, batchGet(toRead)]);
-    const item = read.get(keys.post(slug));
-    const before = ownedPost(item ? postRecord(item) : undefined, who);
+    const { caller: who, read } = await readAsCaller(toRead);
+    const before = ownedPost(storedPost(read, slug), who);
     if (invalid) throw invalid;
 
     let newSlug = before.slug;
@@ -124,17 +121,19 @@ export function updatePost(caller: Promise<Caller>, slug: string, body: Input): 
   });
 }
 
-export async function deletePost(caller: Promise<Caller>, slug: string): Promise<void> {
+export async function deletePost(readAsCaller: ReadAsCaller, slug: string): Promise<void> {
+  if (!couldBeSlug(slug)) throw new NotFound();
   const removed = await withRetries(async () => {
-    const [who, stored] = await Promise.all([caller, getPost(slug)]);
-    const post = ownedPost(stored, who);
+    const { caller: who, read } = await readAsCaller([keys.post(slug)]);
+    const post = ownedPost(storedPost(read, slug), who);
     await transactWrite([
       { write: tx.delete(keys.post(post.slug), atVersion(post.version)) },
       ...counterWrites(post.author, post, null, []),
     ]);
     return post;
   });
-  await removeVisits(removed.id);
+  // Only a post someone has viewed has visit items to remove.
+  if (removed.total_visitors > 0) await removeVisits(removed.id);
 }
 
 /** Visits of a deleted post are garbage (its id is never reused); failing to remove them is logged. */
