@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { attachMeter, type Usage } from './meter.ts';
+import type { BenchStack } from './stack.ts';
+
+// Part 1: DynamoDB calls and consumed capacity of one request of each operation.
+
+export interface OperationUsage extends Usage {
+  operation: string;
+  status: number;
+}
+
+type Send = (path: string, init?: { method?: string; token?: string | null; form?: Record<string, string>; json?: unknown }) => Promise<Response>;
+
+export async function measureOperations(stack: BenchStack): Promise<OperationUsage[]> {
+  await stack.freshTable();
+  const alice = await stack.login();
+  const bob = await stack.login();
+  const send: Send = (path, init = {}) => {
+    const headers: Record<string, string> = {};
+    const token = init.token === undefined ? alice.token : init.token;
+    if (token) headers.Authorization = `Token ${token}`;
+    let body: string | undefined;
+    if (init.form) {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(init.form).toString();
+    } else if (init.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(init.json);
+    }
+    return fetch(`${stack.server.url}${path}`, { method: init.method ?? 'GET', headers, ...(body ? { body } : {}) });
+  };
+  const word = () => randomUUID().slice(0, 8);
+  // Some data, so that lists and details have something to read.
+  const knownTag = `Known ${word()}`;
+  for (let i = 0; i < 20; i++) {
+    await send('/posts', { method: 'POST', form: { title: `Seed ${i} ${word()}`, description: 'A seed post body.', tags: knownTag, publish: 'true' } });
+  }
+  const tagSlug = ((await (await send('/tags')).json()) as { slug: string }[])[0]!.slug;
+  const detailSlug = ((await (await send('/posts')).json()) as { slug: string }[])[0]!.slug;
+
+  const meter = attachMeter({ capacity: true });
+  const results: OperationUsage[] = [];
+  const measure = async (operation: string, request: () => Promise<Response>) => {
+    let status = 0;
+    const usage = await meter.measure(async () => {
+      const response = await request();
+      status = response.status;
+      await response.arrayBuffer();
+    });
+    results.push({ operation, status, ...usage });
+  };
+  try {
+    let token = '';
+    await measure('login', async () => {
+      const response = await send('/login', { method: 'POST', token: null, json: { username: bob.username, password: 'benchmark password' } });
+      token = ((await response.clone().json()) as { token: string }).token;
+      return response;
+    });
+    await measure('logout', () => send('/logout', { token }));
+    await measure('auth check', () => send('/auth'));
+    await measure('users list', () => send('/users'));
+    await measure('tags list', () => send('/tags'));
+    await measure('tags list, q', () => send('/tags?q=known'));
+    await measure('posts list, newest', () => send('/posts'));
+    await measure('posts list, views, q', () => send('/posts?sort=views&q=seed'));
+    await measure('user detail', () => send(`/users/detail/${bob.username}`));
+    await measure('tag detail', () => send(`/tags/detail/${tagSlug}`));
+    await measure('profile update', () => send(`/users/detail/${alice.username}`, { method: 'PUT', form: { location: 'Lisbon' } }));
+    await measure('tag create', () => send('/tags', { method: 'POST', form: { title: `Tag ${word()}` } }));
+    await measure('post create, known tag', () =>
+      send('/posts', { method: 'POST', form: { title: `Known ${word()}`, description: 'body', tags: knownTag, publish: 'true' } }),
+    );
+    await measure('post create, 3 new tags', () =>
+      send('/posts', { method: 'POST', form: { title: `New ${word()}`, description: 'body', tags: `A${word()},B${word()},C${word()}`, publish: 'true' } }),
+    );
+    await measure('post detail, first visit', () => send(`/posts/detail/${detailSlug}`, { token: bob.token }));
+    await measure('post detail, repeat visit', () => send(`/posts/detail/${detailSlug}`, { token: bob.token }));
+    const own = (await (await send('/posts', { method: 'POST', form: { title: `Mine ${word()}`, description: 'body', tags: knownTag, publish: 'true' } })).json()) as { slug: string };
+    let renamed = '';
+    await measure('post update, rename + tag change', async () => {
+      const response = await send(`/posts/detail/${own.slug}`, { method: 'PUT', form: { title: `Renamed ${word()}`, tags: `Other ${word()}` } });
+      renamed = ((await response.clone().json()) as { slug: string }).slug;
+      return response;
+    });
+    await measure('post delete', () => send(`/posts/detail/${renamed}`, { method: 'DELETE' }));
+    await measure('unknown token (GET /auth)', () => send('/auth', { token: 'f'.repeat(40) }));
+  } finally {
+    meter.detach();
+  }
+  return results;
+}

@@ -1,0 +1,87 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, totalmem } from 'node:os';
+import type { BundleFigures } from './bundles.ts';
+import type { LoadFigures } from './load.ts';
+import type { OperationUsage } from './operations.ts';
+import type { RequestFigures } from './paging.ts';
+import { fixed, formatSpread } from './stats.ts';
+
+// Renders the figures as Markdown and puts them between the markers of docs/performance.md.
+
+export const START_MARKER = '<!-- bench:start -->';
+export const END_MARKER = '<!-- bench:end -->';
+
+export interface BenchResults {
+  operations: OperationUsage[];
+  bundles: { floor: BundleFigures; functions: BundleFigures[] };
+  importRuns: number;
+  load: LoadFigures[];
+  loadSettings: { connections: number; seconds: number; rounds: number };
+  paging: RequestFigures[];
+  search: RequestFigures[];
+  repeats: number;
+  startedAt: Date;
+  seconds: number;
+}
+
+const calls = (usage: { calls: Record<string, number> }) =>
+  Object.entries(usage.calls)
+    .map(([operation, n]) => (n > 1 ? `${operation} ×${n}` : operation))
+    .join(', ');
+
+function machine(): string {
+  const cpu = cpus();
+  return `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()}, Node.js ${process.version}, DynamoDB Local 3.3.0`;
+}
+
+export function renderReport(r: BenchResults): string {
+  const lines: string[] = [];
+  const push = (...more: string[]) => lines.push(...more);
+  push(`Run of ${r.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC (${Math.round(r.seconds)} s) on ${machine()}.`, '');
+
+  push('### 1. DynamoDB calls and consumed capacity per operation', '');
+  push('| operation | status | calls | which | RCU | WCU |', '|---|---|---|---|---|---|');
+  for (const op of r.operations) push(`| ${op.operation} | ${op.status} | ${op.totalCalls} | ${calls(op)} | ${fixed(op.rcu, 1)} | ${fixed(op.wcu, 1)} |`);
+  push('');
+
+  const floor = r.bundles.floor;
+  push(`### 2. Bundles: bytes and cold import time (${r.importRuns} fresh \`node\` processes each)`, '');
+  push(`Floor handler (one GetItem with the same SDK, bundled the same way): ${floor.bytes.toLocaleString('en-US')} bytes, import ${formatSpread(floor.importMs)} ms (min / median / max).`, '');
+  push('| function | bytes | × floor | import ms min / median / max | median × floor |', '|---|---|---|---|---|');
+  for (const f of r.bundles.functions) {
+    push(`| ${f.name} | ${f.bytes.toLocaleString('en-US')} | ${fixed(f.bytes / floor.bytes)} | ${formatSpread(f.importMs)} | ${fixed(f.importMs.median / floor.importMs.median)} |`);
+  }
+  const worstBytes = Math.max(...r.bundles.functions.map((f) => f.bytes / floor.bytes));
+  const worstImport = Math.max(...r.bundles.functions.map((f) => f.importMs.median / floor.importMs.median));
+  push('', `Largest ratios: bytes ${fixed(worstBytes)}× (goal ≤ 1.2×), import ${fixed(worstImport)}× (goal ≤ 1.15×).`, '');
+
+  const s = r.loadSettings;
+  push(`### 3. Latency and throughput under autocannon (${s.connections} connections, ${s.seconds} s, ${s.rounds} rounds)`, '');
+  push('Each cell is min / median / max over the rounds. The API runs in its own process as `npm start` runs it.', '');
+  push('| target | p50 ms | p99 ms | requests/s |', '|---|---|---|---|');
+  for (const l of r.load) push(`| ${l.name} | ${formatSpread(l.p50)} | ${formatSpread(l.p99)} | ${formatSpread(l.rps, 0)} |`);
+  const bare = r.load.find((l) => l.name.startsWith('bare'));
+  const detail = r.load.find((l) => l.name.startsWith('GET /tags/detail'));
+  if (bare && detail) push('', `Detail p50 / bare GetItem p50 (medians): ${fixed(detail.p50.median / bare.p50.median)}× (goal ≤ 1.5×).`);
+  push('');
+
+  push(`### 4. Paging through 10,000 published posts (page_size 100; latency over ${r.repeats} runs)`, '');
+  push('| request | items | calls | which | RCU | latency ms min / median / max |', '|---|---|---|---|---|---|');
+  for (const p of r.paging) push(`| ${p.name} | ${p.items} | ${p.totalCalls} | ${calls(p)} | ${fixed(p.rcu, 1)} | ${formatSpread(p.latencyMs)} |`);
+  push('');
+
+  push(`### 5. Search (\`q\`, page 1; latency over ${r.repeats} runs)`, '');
+  push('| posts | request | items | calls | which | RCU | latency ms min / median / max |', '|---|---|---|---|---|---|---|');
+  for (const q of r.search) push(`| ${q.posts.toLocaleString('en-US')} | ${q.name} | ${q.items} | ${q.totalCalls} | ${calls(q)} | ${fixed(q.rcu, 1)} | ${formatSpread(q.latencyMs)} |`);
+  const [small, , large] = r.search;
+  if (small && large) push('', `From 1,000 to 10,000 posts a matching search reads ${fixed(large.rcu / small.rcu, 1)}× the capacity and takes ${fixed(large.latencyMs.median / small.latencyMs.median, 1)}× the time (median).`);
+  return lines.join('\n');
+}
+
+export function writeReport(file: string, report: string): void {
+  const current = readFileSync(file, 'utf8');
+  const start = current.indexOf(START_MARKER);
+  const end = current.indexOf(END_MARKER);
+  if (start < 0 || end < start) throw new Error(`${file} lacks the ${START_MARKER} / ${END_MARKER} markers`);
+  writeFileSync(file, `${current.slice(0, start + START_MARKER.length)}\n${report}\n${current.slice(end)}`);
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { createUser } from '../../lib/accounts.ts';
+import { resetDb } from '../../lib/db/client.ts';
+import { startEmulator, type Emulator } from '../local/dynamodb-local.ts';
+import { ensureTable } from '../local/ensure-table.ts';
+import { startServer, type RunningServer } from '../local/server.ts';
+
+// The benchmark's own stack: an in-memory DynamoDB Local and the local server in this process.
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+export interface BenchStack {
+  emulator: Emulator;
+  server: RunningServer;
+  /** Points the process at a new, empty table (lists then hold only what the caller adds). */
+  freshTable(): Promise<string>;
+  /** An account, logged in over HTTP. */
+  login(username?: string): Promise<{ username: string; token: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchStack(): Promise<BenchStack> {
+  const emulator = await startEmulator({ port: await freePort() });
+  process.env.DYNAMODB_ENDPOINT = emulator.endpoint;
+  process.env.LOG_LEVEL ??= 'error';
+  const freshTable = async () => {
+    const table = `bench-${randomUUID().slice(0, 8)}`;
+    process.env.TABLE_NAME = table;
+    resetDb();
+    await ensureTable(table);
+    return table;
+  };
+  await freshTable();
+  const server = await startServer({ port: 0 });
+  return {
+    emulator,
+    server,
+    freshTable,
+    async login(username = `bench${randomUUID().slice(0, 8)}`) {
+      const password = 'benchmark password';
+      await createUser(username, password);
+      const response = await fetch(`${server.url}/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      });
+      const { token } = (await response.json()) as { token: string };
+      return { username, token };
+    },
+    async stop() {
+      await server.close();
+      await emulator.stop();
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setFeatured } from '../../lib/posts/write.ts';
+import { countDynamoDbCalls, type CallCounter } from '../support/dynamodb-calls.ts';
+import { startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
+
+// DynamoDB calls per request: the floor of docs/performance.md. Calls are stable, so they are
+// asserted exactly; "||" in the comments means issued in parallel (one round trip).
+
+let api: TestApi;
+let alice: TestUser;
+let bob: TestUser;
+let calls: CallCounter;
+const UNKNOWN_TOKEN = 'f'.repeat(40);
+
+beforeAll(async () => {
+  api = await startApi();
+  [alice, bob] = await Promise.all([api.user('alice'), api.user('bob')]);
+  calls = countDynamoDbCalls();
+});
+afterAll(async () => {
+  calls?.detach();
+  await api?.close();
+});
+
+/** Sends one request and returns its status and the DynamoDB calls it made, by command. */
+async function counted(send: () => Promise<{ status: number }>) {
+  let status = 0;
+  const byCommand = await calls.measure(async () => {
+    status = (await send()).status;
+  });
+  const total = Object.values(byCommand).reduce((sum, n) => sum + n, 0);
+  return { status, total, byCommand };
+}
+
+async function newPost(fields: Record<string, string> = {}) {
+  const response = await alice.api.post('/posts', { form: { title: unique('Post '), description: 'body', publish: 'true', ...fields } });
+  expect(response.status).toBe(201);
+  return response.body as { slug: string; title: string };
+}
+
+describe('authentication', () => {
+  it('login: read the credentials, then one transaction', async () => {
+    const result = await counted(() => api.client().post('/login', { json: { username: alice.username, password: alice.password } }));
+    expect(result).toEqual({ status: 200, total: 2, byCommand: { GetItem: 1, TransactWriteItems: 1 } });
+  });
+
+  it('logout: one conditional delete', async () => {
+    const { token } = (await api.client().post('/login', { json: { username: bob.username, password: bob.password } })).body;
+    const result = await counted(() => api.client(token).get('/logout'));
+    expect(result).toEqual({ status: 200, total: 1, byCommand: { DeleteItem: 1 } });
+  });
+
+  it('auth check: one read of the token', async () => {
+    expect(await counted(() => alice.api.get('/auth'))).toEqual({ status: 200, total: 1, byCommand: { GetItem: 1 } });
+  });
+
+  it('an unknown token costs one call; a missing or malformed one costs none', async () => {
+    const unknown = api.client(UNKNOWN_TOKEN);
+    expect((await counted(() => unknown.get('/auth'))).total).toBe(1);
+    expect((await counted(() => unknown.get('/users/detail/anyone'))).total).toBe(1);
+    expect((await counted(() => unknown.get('/posts/detail/some-post'))).total).toBe(1);
+    expect((await counted(() => unknown.post('/posts', { form: { title: 'T', description: 'd' } }))).total).toBe(1);
+    expect((await counted(() => unknown.put('/posts/detail/some-post', { form: { title: 'T' } }))).total).toBe(1);
+    expect((await counted(() => unknown.delete('/posts/detail/some-post'))).total).toBe(1);
+    expect((await counted(() => unknown.post('/tags', { form: { title: unique('T') } }))).total).toBe(1);
+    expect((await counted(() => unknown.put(`/users/detail/${alice.username}`, { form: { location: 'x' } }))).total).toBe(1);
+    expect((await counted(() => api.client().get('/auth'))).total).toBe(0);
+    expect((await counted(() => api.client('not-hex').get('/posts/detail/x'))).total).toBe(0);
+  });
+});
+
+describe('reads', () => {
+  it('user detail and tag detail: token and item in one BatchGetItem', async () => {
+    await alice.api.post('/tags', { form: { title: unique('Tag') } });
+    const tags = (await alice.api.get('/tags', { query: { page_size: '1' } })).body;
+    expect(await counted(() => alice.api.get(`/users/detail/${bob.username}`))).toEqual({ status: 200, total: 1, byCommand: { BatchGetItem: 1 } });
+    expect(await counted(() => alice.api.get(`/tags/detail/${tags[0].slug}`))).toEqual({ status: 200, total: 1, byCommand: { BatchGetItem: 1 } });
+    expect(await counted(() => alice.api.get('/tags/detail/no-such-tag'))).toEqual({ status: 404, total: 1, byCommand: { BatchGetItem: 1 } });
+  });
+
+  it('lists: the token read || one Query, for every sort, with and without q', async () => {
+    const post = await newPost();
+    await setFeatured(post.slug, true);
+    const twoCalls = { GetItem: 1, Query: 1 };
+    expect(await counted(() => alice.api.get('/users'))).toEqual({ status: 200, total: 2, byCommand: twoCalls });
+    expect(await counted(() => alice.api.get('/tags'))).toEqual({ status: 200, total: 2, byCommand: twoCalls });
+    expect(await counted(() => alice.api.get('/tags', { query: { q: 'tag' } }))).toEqual({ status: 200, total: 2, byCommand: twoCalls });
+    for (const sort of ['newest', 'featured', 'views', 'votes', 'active']) {
+      expect(await counted(() => alice.api.get('/posts', { query: { sort } })), sort).toEqual({ status: 200, total: 2, byCommand: twoCalls });
+      expect(await counted(() => alice.api.get('/posts', { query: { sort, q: 'post' } })), sort).toEqual({ status: 200, total: 2, byCommand: twoCalls });
+    }
+  });
+
+  it('following the Link costs what page 1 costs; page N by number adds the skip', async () => {
+    for (let i = 0; i < 5; i++) await newPost();
+    const first = await alice.api.get('/posts', { query: { page_size: '2' } });
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')![1]!;
+    expect(await counted(() => alice.api.get(next))).toEqual({ status: 200, total: 2, byCommand: { GetItem: 1, Query: 1 } });
+    // Page 2 by number: one keys-only Query finds where the page starts, then the page's Query.
+    expect(await counted(() => alice.api.get('/posts', { query: { page_size: '2', page: '2' } }))).toEqual({
+      status: 200,
+      total: 3,
+      byCommand: { GetItem: 1, Query: 2 },
+    });
+  });
+
+  it('post detail, first or repeat visit: one BatchGetItem, then one transaction', async () => {
+    const post = await newPost();
+    const expected = { status: 200, total: 2, byCommand: { BatchGetItem: 1, TransactWriteItems: 1 } };
+    expect(await counted(() => bob.api.get(`/posts/detail/${post.slug}`))).toEqual(expected);
+    expect(await counted(() => bob.api.get(`/posts/detail/${post.slug}`))).toEqual(expected);
+    expect(await counted(() => bob.api.get('/posts/detail/no-such-post'))).toEqual({ status: 404, total: 1, byCommand: { BatchGetItem: 1 } });
+  });
+});
+
+describe('writes', () => {
+  it('profile update: one BatchGetItem, one UpdateItem', async () => {
+    expect(await counted(() => alice.api.put(`/users/detail/${alice.username}`, { form: { location: 'Lisbon' } }))).toEqual({
+      status: 200,
+      total: 2,
+      byCommand: { BatchGetItem: 1, UpdateItem: 1 },
+    });
+    expect((await counted(() => alice.api.put(`/users/detail/${bob.username}`, { form: { location: 'x' } }))).total).toBe(1);
+  });
+
+  it('tag create: the token read, then one transaction', async () => {
+    expect(await counted(() => alice.api.post('/tags', { form: { title: unique('Tag') } }))).toEqual({
+      status: 201,
+      total: 2,
+      byCommand: { GetItem: 1, TransactWriteItems: 1 },
+    });
+  });
+
+  it('post create, with known and new tags: one BatchGetItem, one transaction', async () => {
+    const known = unique('Known');
+    await newPost({ tags: known });
+    const expected = { status: 201, total: 2, byCommand: { BatchGetItem: 1, TransactWriteItems: 1 } };
+    expect(await counted(() => alice.api.post('/posts', { form: { title: unique('P '), description: 'd', tags: known, publish: 'true' } }))).toEqual(expected);
+    expect(
+      await counted(() => alice.api.post('/posts', { form: { title: unique('P '), description: 'd', tags: `${known}, ${unique('New')}, ${unique('New')}`, publish: 'true' } })),
+    ).toEqual(expected);
+  });
+
+  it('post update, with a rename and a tag change: one BatchGetItem, one transaction', async () => {
+    const post = await newPost({ tags: unique('Old') });
+    expect(
+      await counted(() => alice.api.put(`/posts/detail/${post.slug}`, { form: { title: unique('Renamed '), tags: unique('Other'), publish: 'false' } })),
+    ).toEqual({ status: 200, total: 2, byCommand: { BatchGetItem: 1, TransactWriteItems: 1 } });
+    expect((await counted(() => bob.api.put(`/posts/detail/${post.slug}`, { form: { title: 'x' } }))).total).toBe(1);
+  });
+
+  it('post delete: one BatchGetItem, one transaction; a viewed post adds the removal of its visits', async () => {
+    const unseen = await newPost();
+    expect(await counted(() => alice.api.delete(`/posts/detail/${unseen.slug}`))).toEqual({
+      status: 204,
+      total: 2,
+      byCommand: { BatchGetItem: 1, TransactWriteItems: 1 },
+    });
+    const seen = await newPost();
+    await bob.api.get(`/posts/detail/${seen.slug}`);
+    expect(await counted(() => alice.api.delete(`/posts/detail/${seen.slug}`))).toEqual({
+      status: 204,
+      total: 4,
+      byCommand: { BatchGetItem: 1, TransactWriteItems: 1, Query: 1, BatchWriteItem: 1 },
+    });
+  });
+});

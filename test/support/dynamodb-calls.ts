@@ -1,0 +1,18 @@
+import { attachMeter } from '../../scripts/bench/meter.ts';
+
+// Counts the DynamoDB calls of the in-process local server, by operation (GetItem, Query, ...):
+// the same meter the benchmark uses, without asking for consumed capacity.
+
+export interface CallCounter {
+  /** Runs `action` and returns the calls it made, by operation. */
+  measure(action: () => Promise<unknown>): Promise<Record<string, number>>;
+  detach(): void;
+}
+
+export function countDynamoDbCalls(): CallCounter {
+  const meter = attachMeter({ capacity: false });
+  return {
+    measure: async (action) => (await meter.measure(action)).calls,
+    detach: () => meter.detach(),
+  };
+}
