@@ -4,7 +4,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { CfnTable, ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { iamActions, type TableAccess } from './permissions.ts';
@@ -36,16 +36,41 @@ export const BUNDLING: BundlingOptions = {
   forceDockerBundling: false,
 };
 
+/** Files copied next to a function's bundle (its index.mjs), which it reads at run time. */
+export interface BundledFiles {
+  /** Absolute folder the files are taken from. */
+  from: string;
+  files: readonly string[];
+  /** Folder inside the bundle they are copied to. */
+  to: string;
+}
+
 export interface ApiFunctionProps {
   /** The handler module under functions/, e.g. 'posts/list' (it exports `handler`). */
   handler: string;
-  /** The table whose name the function gets as TABLE_NAME. */
-  table: ITable;
+  /** The table whose name the function gets as TABLE_NAME; none for a function that never uses it. */
+  table?: ITable;
+  /** Files the function reads at run time, copied into its bundle after esbuild ran. */
+  bundledFiles?: BundledFiles;
   memorySize: number;
   logRetention: RetentionDays;
   /** More environment variables. */
   environment?: Record<string, string>;
   description?: string;
+}
+
+const quote = (path: string) => `'${path.replaceAll("'", "'\\''")}'`;
+
+/** Local bundling runs these shell commands after esbuild: they copy the files into the output. */
+export function copyFilesHook(bundled: BundledFiles): ICommandHooks {
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir: string, outputDir: string) => [
+      `mkdir -p ${quote(join(outputDir, bundled.to))}`,
+      ...bundled.files.map((file) => `cp ${quote(join(bundled.from, file))} ${quote(join(outputDir, bundled.to, file))}`),
+    ],
+  };
 }
 
 /**
@@ -82,11 +107,11 @@ export class ApiFunction extends Construct {
       logGroup: this.logGroup,
       ...(props.description ? { description: props.description } : {}),
       environment: {
-        TABLE_NAME: props.table.tableName,
+        ...(props.table ? { TABLE_NAME: props.table.tableName } : {}),
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },
-      bundling: BUNDLING,
+      bundling: props.bundledFiles ? { ...BUNDLING, commandHooks: copyFilesHook(props.bundledFiles) } : BUNDLING,
     });
     acknowledgeRuntimeVersion(this.function);
   }

@@ -53,8 +53,12 @@ export const READ_WRITE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'posts/delete': { table: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'BatchWriteItem'], indexes: [] },
 };
 
+/** Routes that never touch the table (the API's documentation): no permission at all. */
+export const NO_ACCESS: TableAccess = { table: [], indexes: [] };
+
 /** The table access of a route's function. */
 export function tableAccess(route: Pick<Route, 'handler' | 'access'>): TableAccess {
+  if (route.access === 'none') return NO_ACCESS;
   if (route.access === 'read') return READ_ACCESS;
   const access = READ_WRITE_ACCESS[route.handler];
   if (!access) throw new Error(`No table permissions are declared for the read-write handler "${route.handler}" (infra/permissions.ts).`);

@@ -13,7 +13,8 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES } from '../lib/routes.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../lib/http/cors.ts';
-import { ApiFunction } from './api-function.ts';
+import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '../lib/docs/swagger-ui.ts';
+import { ApiFunction, type BundledFiles } from './api-function.ts';
 import { acknowledgeNoAuthorizer } from './nag.ts';
 import { tableAccess } from './permissions.ts';
 import type { DeploySettings } from './settings.ts';
@@ -22,6 +23,11 @@ import { createPostsTable } from './table.ts';
 export interface CommunityPostsStackProps extends StackProps {
   settings: DeploySettings;
 }
+
+/** Files a handler reads at run time, copied into its bundle: the docs page's Swagger UI assets. */
+export const BUNDLED_FILES: Readonly<Record<string, BundledFiles>> = {
+  'docs/asset': { from: swaggerUiDistDirectory(), files: SWAGGER_UI_FILES, to: BUNDLED_ASSET_FOLDER },
+};
 
 /** 'posts/detail' → 'PostsDetail': the construct id of a handler's function. */
 export function functionId(handler: string): string {
@@ -68,12 +74,13 @@ export class CommunityPostsStack extends Stack {
 
     this.table = createPostsTable(this, 'Table');
 
-    const fn = (handler: string, description: string) => {
+    const fn = (handler: string, description: string, usesTable = true) => {
       let existing = this.functions.get(handler);
       if (!existing) {
         existing = new ApiFunction(this, functionId(handler), {
           handler,
-          table: this.table,
+          ...(usesTable ? { table: this.table } : {}),
+          ...(BUNDLED_FILES[handler] ? { bundledFiles: BUNDLED_FILES[handler] } : {}),
           memorySize: settings.memorySize,
           logRetention: settings.logRetentionDays,
           environment: { CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(',') },
@@ -103,7 +110,7 @@ export class CommunityPostsStack extends Stack {
 
     for (const route of ROUTES) {
       const path = `${API_PREFIX}${route.path}`;
-      const routeFunction = fn(route.handler, `${route.method} ${path}`);
+      const routeFunction = fn(route.handler, `${route.method} ${path}`, route.access !== 'none');
       routeFunction.grantTable(this.table, tableAccess(route));
       this.api.addRoutes({
         path,

@@ -1,9 +1,17 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ServiceUnavailable } from './errors.ts';
+
+// Every retry in the service — a read-then-write operation that lost a race, a transaction
+// cancelled by a conflict, a DynamoDB call that was throttled, failed inside DynamoDB or timed
+// out, a batch with unprocessed keys — waits with full-jitter exponential backoff and stops at one
+// deadline: the retry budget (RETRY_BUDGET_MS, default 4 s, well under the Lambda timeout of
+// 10 s). Nested retries share the deadline of the outermost one, so an operation that retries its
+// reads and writes does not multiply the budget. When the budget is spent the client gets
+// 503 {"detail": ...} with Retry-After (lib/http/respond.ts).
 
 /**
  * Thrown when an optimistic write lost a race (a version check or a uniqueness claim changed
- * between read and write, or DynamoDB reported a transaction conflict). The operation is safe
- * to run again from its reads.
+ * between read and write). The operation is safe to run again from its reads.
  */
 export class RetryableConflict extends Error {
   constructor(reason: string) {
@@ -12,27 +20,147 @@ export class RetryableConflict extends Error {
   }
 }
 
-const MAX_ATTEMPTS = 8;
-const BASE_DELAY_MS = 10;
-const MAX_DELAY_MS = 400;
+export const DEFAULT_RETRY_BUDGET_MS = 4000;
+
+/** The retry budget in milliseconds: RETRY_BUDGET_MS, default 4000. */
+export function retryBudgetMs(): number {
+  const value = Number(process.env.RETRY_BUDGET_MS);
+  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_RETRY_BUDGET_MS;
+}
+
+/** Backoff shapes: a first delay and a cap, both in milliseconds. */
+export const BACKOFF = {
+  /** A conflict with a concurrent write: the other writer is usually done within milliseconds. */
+  conflict: { base: 10, cap: 400 },
+  /** A timeout, a 5xx from DynamoDB or a network error. */
+  transient: { base: 25, cap: 1000 },
+  /** Throttling: give the partition time to recover. */
+  throttling: { base: 50, cap: 1000 },
+} as const;
+export type BackoffKind = keyof typeof BACKOFF;
+
+/** How often each kind of retry happened in this process (for logs, metrics and test reports). */
+export const retryStats = {
+  /** Re-runs of read-then-write operations after a lost race. */
+  conflictRetries: 0,
+  /** Re-sent transactions after a TransactionConflict or a throttled item. */
+  transactionRetries: 0,
+  /** Retries of single DynamoDB calls by the SDK, by error name. */
+  sdkRetries: {} as Record<string, number>,
+  /** Rounds that re-sent unprocessed keys or items of a batch. */
+  batchRetries: 0,
+  /** Times a retry loop gave up because the budget was spent (each becomes a 503). */
+  budgetExhausted: 0,
+};
+
+export function resetRetryStats(): void {
+  retryStats.conflictRetries = 0;
+  retryStats.transactionRetries = 0;
+  retryStats.sdkRetries = {};
+  retryStats.batchRetries = 0;
+  retryStats.budgetExhausted = 0;
+}
+
+const budgets = new AsyncLocalStorage<{ deadline: number }>();
+
+/** The deadline (epoch ms) of the enclosing budget, or of a new budget that starts now. */
+export function currentDeadline(): number {
+  return budgets.getStore()?.deadline ?? Date.now() + retryBudgetMs();
+}
+
+/**
+ * Runs `work` under one retry budget: every retry inside it (including the SDK's) stops at the
+ * same deadline. Inside another budget it joins that one.
+ */
+export function withBudget<T>(work: () => Promise<T>): Promise<T> {
+  if (budgets.getStore()) return work();
+  return budgets.run({ deadline: Date.now() + retryBudgetMs() }, work);
+}
+
+/** A full-jitter delay before retry number `retry` (1 = the first retry). */
+export function backoffDelay(kind: BackoffKind, retry: number): number {
+  const { base, cap } = BACKOFF[kind];
+  return Math.random() * Math.min(cap, base * 2 ** Math.max(0, retry - 1));
+}
+
+/** Whether a retry that first waits `delay` ms still starts before `deadline`. */
+export function fitsBudget(deadline: number, delay: number): boolean {
+  return Date.now() + delay < deadline;
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
- * Runs a read-then-write operation until it commits. Between attempts it waits with full-jitter
- * exponential backoff; when the attempts run out the client gets a 503 with Retry-After.
+ * Waits before retry number `retry`, or throws the 503 when the wait would pass `deadline`.
  */
-export async function withRetries<T>(operation: (attempt: number) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await operation(attempt);
-    } catch (error) {
-      if (!(error instanceof RetryableConflict)) throw error;
-      if (attempt >= MAX_ATTEMPTS) throw new ServiceUnavailable();
-      const cap = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
-      await sleep(Math.random() * cap);
-    }
+export async function backoffWithin(deadline: number, kind: BackoffKind, retry: number): Promise<void> {
+  const delay = backoffDelay(kind, retry);
+  if (!fitsBudget(deadline, delay)) {
+    retryStats.budgetExhausted += 1;
+    throw new ServiceUnavailable();
   }
+  await sleep(delay);
+}
+
+/**
+ * Runs a read-then-write operation until it commits. A RetryableConflict re-runs it from its
+ * reads after a backoff; when the budget is spent the client gets a 503 with Retry-After.
+ */
+export function withRetries<T>(operation: (attempt: number) => Promise<T>): Promise<T> {
+  return withBudget(async () => {
+    const deadline = currentDeadline();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await operation(attempt);
+      } catch (error) {
+        if (!(error instanceof RetryableConflict)) throw error;
+        retryStats.conflictRetries += 1;
+        await backoffWithin(deadline, 'conflict', attempt);
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which DynamoDB failures are worth retrying. Shared by the SDK retry strategy (lib/db/client.ts)
+// and the error mapping (lib/http/respond.ts): what is retried is what ends in a 503.
+
+const THROTTLING_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'TransactionInProgressException',
+  'LimitExceededException',
+]);
+
+const TRANSIENT_ERRORS = new Set([
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  // A single-item write that met an ongoing transaction on the same item: nothing was written.
+  'TransactionConflictException',
+]);
+
+const NETWORK_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+
+interface SdkErrorShape {
+  name?: string;
+  code?: string;
+  $metadata?: { httpStatusCode?: number };
+  $retryable?: { throttling?: boolean };
+}
+
+/** 'throttling' or 'transient' for a DynamoDB or network failure worth retrying; null otherwise. */
+export function transientKind(error: unknown): 'throttling' | 'transient' | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { name = '', code = '', $metadata, $retryable } = error as SdkErrorShape;
+  if (THROTTLING_ERRORS.has(name) || $metadata?.httpStatusCode === 429 || $retryable?.throttling) return 'throttling';
+  if (TRANSIENT_ERRORS.has(name) || NETWORK_ERROR_CODES.has(code)) return 'transient';
+  const status = $metadata?.httpStatusCode ?? 0;
+  if (status >= 500 && status <= 599) return 'transient';
+  return null;
 }

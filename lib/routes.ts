@@ -10,12 +10,17 @@ export interface Route {
   /** Path under API_PREFIX, with `{name}` parameters as API Gateway writes them. */
   path: string;
   handler: string;
-  /** 'read': needs read access to the table only; 'read-write': also writes. */
-  access: 'read' | 'read-write';
+  /**
+   * 'read': needs read access to the table only; 'read-write': also writes; 'none': never touches
+   * the table (its function gets no table permission and no TABLE_NAME).
+   */
+  access: 'read' | 'read-write' | 'none';
+  /** Answered without `Authorization: Token ...` (login, and the API's own documentation). */
+  public?: boolean;
 }
 
 export const ROUTES: readonly Route[] = [
-  { method: 'POST', path: '/login', handler: 'auth/login', access: 'read-write' },
+  { method: 'POST', path: '/login', handler: 'auth/login', access: 'read-write', public: true },
   { method: 'GET', path: '/logout', handler: 'auth/logout', access: 'read-write' },
   { method: 'GET', path: '/auth', handler: 'auth/check', access: 'read' },
   { method: 'GET', path: '/users', handler: 'users/list', access: 'read' },
@@ -30,6 +35,10 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/posts/detail/{slug}', handler: 'posts/detail', access: 'read-write' },
   { method: 'PUT', path: '/posts/detail/{slug}', handler: 'posts/update', access: 'read-write' },
   { method: 'DELETE', path: '/posts/detail/{slug}', handler: 'posts/delete', access: 'read-write' },
+  // The API's own documentation: the OpenAPI document, and the Swagger UI page with its assets.
+  { method: 'GET', path: '/openapi.json', handler: 'docs/openapi', access: 'none', public: true },
+  { method: 'GET', path: '/docs', handler: 'docs/page', access: 'none', public: true },
+  { method: 'GET', path: '/docs/{asset}', handler: 'docs/asset', access: 'none', public: true },
 ];
 
 /** Answers every request no route matches: 404, or 405 on a known path. */

@@ -1,3 +1,4 @@
+import './bench/environment.ts';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../infra/api-function.ts';
 import { measureBundles } from './bench/bundles.ts';
@@ -6,8 +7,6 @@ import { measureOperations } from './bench/operations.ts';
 import { measurePaging, measureSearch } from './bench/paging.ts';
 import { renderReport, writeReport } from './bench/report.ts';
 import { startBenchStack } from './bench/stack.ts';
-
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 // `npm run bench`: measures calls, capacity, bundles, latency, paging and search; prints the
 // report and writes it into docs/performance.md. Never part of `npm test`.

@@ -2,12 +2,16 @@ import { BatchGetCommand, BatchWriteCommand, type BatchGetCommandOutput } from '
 import { db } from './client.ts';
 import { tableName } from '../config.ts';
 import type { Key } from './keys.ts';
+import { backoffWithin, currentDeadline, retryStats } from '../retry.ts';
 
 export type Item = Record<string, unknown>;
 
-// DynamoDB hands back unprocessed keys or items when throttled: wait a little longer each round.
-function backoff(round: number): Promise<void> {
-  return round === 0 ? Promise.resolve() : new Promise((done) => setTimeout(done, Math.min(1000, 25 * 2 ** round) * Math.random()));
+// DynamoDB hands back unprocessed keys or items when throttled: wait a little longer each round,
+// within the request's retry budget (lib/retry.ts); past it the client gets a 503.
+function backoff(round: number, deadline: number): Promise<void> {
+  if (round === 0) return Promise.resolve();
+  retryStats.batchRetries += 1;
+  return backoffWithin(deadline, 'throttling', round);
 }
 
 function keyId(key: { PK: unknown; SK: unknown }): string {
@@ -16,13 +20,14 @@ function keyId(key: { PK: unknown; SK: unknown }): string {
 
 /** Reads several items in one strongly consistent BatchGetItem (100 keys a call). */
 export async function batchGet(keyList: Key[], projection?: string[]): Promise<BatchResult> {
+  const deadline = currentDeadline();
   const unique = new Map(keyList.map((key) => [keyId(key), key]));
   const found = new Map<string, Item>();
   const all = [...unique.values()];
   for (let start = 0; start < all.length; start += 100) {
     let pending: Record<string, unknown>[] | undefined = all.slice(start, start + 100).map((k) => ({ ...k }));
     for (let round = 0; pending && pending.length > 0; round++) {
-      await backoff(round);
+      await backoff(round, deadline);
       const projectionPart = projection
         ? {
             ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
@@ -57,12 +62,13 @@ export class BatchResult {
 
 /** Deletes many items, 25 a call, resending what DynamoDB leaves unprocessed. */
 export async function batchDelete(keyList: Key[]): Promise<void> {
+  const deadline = currentDeadline();
   for (let start = 0; start < keyList.length; start += 25) {
     let pending: { DeleteRequest: { Key: Record<string, unknown> } }[] | undefined = keyList
       .slice(start, start + 25)
       .map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } }));
     for (let round = 0; pending && pending.length > 0; round++) {
-      await backoff(round);
+      await backoff(round, deadline);
       const response = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
       pending = response.UnprocessedItems?.[tableName()] as typeof pending;
     }

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { RetryableConflict } from '../retry.ts';
+import { backoffWithin, currentDeadline, RetryableConflict, retryStats, withBudget, type BackoffKind } from '../retry.ts';
 import { db } from './client.ts';
 import { tableName } from '../config.ts';
 import type { Key } from './keys.ts';
@@ -77,29 +78,54 @@ interface CancellationReason {
   Code?: string;
 }
 
+// Reasons that cancel a transaction without any fault of its own: it can be sent again as it is.
+const RESEND_REASONS = new Set(['TransactionConflict', 'ProvisionedThroughputExceeded', 'ThrottlingError']);
+
+type Outcome = { kind: 'done' } | { kind: 'resend'; backoff: BackoffKind } | { kind: 'throw'; error: unknown };
+
+function outcomeOf(error: unknown, writes: TxWrite[]): Outcome {
+  const name = (error as { name?: string }).name;
+  if (name !== 'TransactionCanceledException') return { kind: 'throw', error };
+  const reasons = (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [];
+  const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+  if (failedIndex >= 0) {
+    const clientError = writes[failedIndex]?.onConditionFailed?.();
+    return { kind: 'throw', error: clientError ?? new RetryableConflict(`condition failed on write ${failedIndex}`) };
+  }
+  const codes = reasons.map((reason) => reason.Code ?? 'None').filter((code) => code !== 'None');
+  if (codes.length > 0 && codes.every((code) => RESEND_REASONS.has(code))) {
+    return { kind: 'resend', backoff: codes.includes('TransactionConflict') ? 'conflict' : 'throttling' };
+  }
+  return { kind: 'throw', error };
+}
+
 /**
  * Runs the writes as one TransactWriteItems: all happen or none. A cancelled transaction is
  * mapped by its CancellationReasons: a failed condition becomes that write's client error (or a
- * retry), a conflict with another transaction becomes a retry.
+ * RetryableConflict, so the operation starts again from its reads); a conflict with another
+ * transaction or a throttled item sends the same transaction again after a backoff, within the
+ * request's retry budget (then 503). Throttling, 5xx and timeouts of the call itself are retried
+ * by the SDK within the same budget. Every send carries the same ClientRequestToken (DynamoDB
+ * keeps it 10 minutes), so a transaction whose answer was lost is not applied twice.
  */
 export async function transactWrite(writes: TxWrite[]): Promise<void> {
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.write) }));
-  } catch (error) {
-    const name = (error as { name?: string }).name;
-    if (name === 'TransactionCanceledException') {
-      const reasons = ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? []);
-      const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-      if (failedIndex >= 0) {
-        const clientError = writes[failedIndex]?.onConditionFailed?.();
-        if (clientError) throw clientError;
-        throw new RetryableConflict(`condition failed on write ${failedIndex}`);
+  // One token for every send of these writes: if an attempt whose answer was lost (a timeout, a
+  // 5xx) did commit, a later send is answered from that commit instead of applying it twice.
+  const token = randomUUID();
+  await withBudget(async () => {
+    const deadline = currentDeadline();
+    for (let resend = 1; ; resend++) {
+      let outcome: Outcome;
+      try {
+        await db().send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.write), ClientRequestToken: token }));
+        outcome = { kind: 'done' };
+      } catch (error) {
+        outcome = outcomeOf(error, writes);
       }
-      if (reasons.some((reason) => reason.Code === 'TransactionConflict')) {
-        throw new RetryableConflict('transaction conflict');
-      }
+      if (outcome.kind === 'done') return;
+      if (outcome.kind === 'throw') throw outcome.error;
+      retryStats.transactionRetries += 1;
+      await backoffWithin(deadline, outcome.backoff, resend);
     }
-    if (name === 'TransactionConflictException') throw new RetryableConflict('transaction conflict');
-    throw error;
-  }
+  });
 }

@@ -3,6 +3,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { authenticate, authenticateAndRead, type Caller, type CallerAndItems } from '../auth.ts';
 import type { Key } from '../db/keys.ts';
 import type { Input } from '../validation.ts';
+import { withRequestLog } from './access-log.ts';
+import { withBudget } from '../retry.ts';
 import { bodyParser, parsedBody } from './body.ts';
 import { errorResult, toHttpResponse, type ApiResult } from './respond.ts';
 
@@ -71,7 +73,7 @@ function queryOf(event: Event): Record<string, string | undefined> {
  * reads before the token is checked cannot leak data to a bad token.
  */
 export function endpoint(handler: (request: ApiRequest) => Promise<ApiResult>, options: EndpointOptions) {
-  return middy<Event, Result>()
+  const wrapped = middy<Event, Result>()
     .use({
       after: async (request) => {
         const failure = await authFailure(request.event, options.auth === 'required');
@@ -96,4 +98,7 @@ export function endpoint(handler: (request: ApiRequest) => Promise<ApiResult>, o
       });
       return result as unknown as Result;
     });
+  // One retry budget for the whole request (lib/retry.ts), and one log line with its DynamoDB
+  // cost and metrics (access-log.ts).
+  return withRequestLog((event, context) => withBudget(() => wrapped(event, context)));
 }

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ApiError, ServiceUnavailable } from '../errors.ts';
 import { describeError, log } from '../log.ts';
+import { RetryableConflict, transientKind } from '../retry.ts';
 import { corsHeaders } from './cors.ts';
 
 /** What a handler returns: a status, an optional JSON body and extra headers. */
@@ -8,38 +9,52 @@ export interface ApiResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * A body sent as it is instead of JSON (the documentation page and its assets); the handler
+   * gives its Content-Type in `headers`. Binary data is base64 with `isBase64Encoded`.
+   */
+  raw?: { data: string; isBase64Encoded?: boolean };
 }
 
 export const ok = (body: unknown, headers?: Record<string, string>): ApiResult => ({ status: 200, body, ...(headers ? { headers } : {}) });
 export const created = (body: unknown): ApiResult => ({ status: 201, body });
 export const noContent = (): ApiResult => ({ status: 204 });
 
-// DynamoDB errors that mean "busy, try later" once the SDK's own retries are spent.
-const TRANSIENT_DYNAMODB_ERRORS = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'TransactionInProgressException',
-  'TimeoutError',
-]);
+/**
+ * The 503 of a request whose retries ran out of budget (lib/retry.ts): DynamoDB throttling, a
+ * 5xx or timeout of DynamoDB, a network error, or a write that kept losing races. The client may
+ * try again after Retry-After seconds.
+ */
+function busyResult(): ApiResult {
+  const busy = new ServiceUnavailable();
+  return { status: busy.status, body: busy.body, headers: busy.headers };
+}
 
 /** The one mapping from anything thrown to an HTTP answer. Unknown errors are logged, never shown. */
 export function errorResult(error: unknown, context: Record<string, unknown> = {}): ApiResult {
-  if (error instanceof ApiError) return { status: error.status, body: error.body, headers: error.headers };
-  const name = (error as { name?: string } | null)?.name ?? '';
-  if (TRANSIENT_DYNAMODB_ERRORS.has(name)) {
+  if (error instanceof ApiError) {
+    if (error instanceof ServiceUnavailable) log.warn('retry budget spent', { ...context, status: 503 });
+    return { status: error.status, body: error.body, headers: error.headers };
+  }
+  if (error instanceof RetryableConflict || transientKind(error) || isCancelledByThrottling(error)) {
     log.warn('dynamodb unavailable', { ...context, ...describeError(error) });
-    const busy = new ServiceUnavailable();
-    return { status: busy.status, body: busy.body, headers: busy.headers };
+    return busyResult();
   }
   log.error('unhandled error', { ...context, ...describeError(error) });
   return { status: 500, body: { detail: 'A server error occurred.' } };
 }
 
+/** A transaction cancelled only because DynamoDB throttled one of its items. */
+function isCancelledByThrottling(error: unknown): boolean {
+  if ((error as { name?: string } | null)?.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  const codes = reasons.map((reason) => reason.Code ?? 'None').filter((code) => code !== 'None');
+  return codes.length > 0 && codes.every((code) => ['TransactionConflict', 'ProvisionedThroughputExceeded', 'ThrottlingError'].includes(code));
+}
+
 export function toHttpResponse(result: ApiResult, origin: string | undefined): APIGatewayProxyStructuredResultV2 {
   const headers: Record<string, string> = { ...corsHeaders(origin), ...result.headers };
+  if (result.raw) return { statusCode: result.status, headers, body: result.raw.data, isBase64Encoded: result.raw.isBase64Encoded === true };
   if (result.body === undefined) return { statusCode: result.status, headers };
   return {
     statusCode: result.status,

@@ -32,7 +32,6 @@ export interface BenchStack {
 export async function startBenchStack(): Promise<BenchStack> {
   const emulator = await startEmulator({ port: await freePort() });
   process.env.DYNAMODB_ENDPOINT = emulator.endpoint;
-  process.env.LOG_LEVEL ??= 'error';
   const freshTable = async () => {
     const table = `bench-${randomUUID().slice(0, 8)}`;
     process.env.TABLE_NAME = table;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { onRequestLogged, type RequestRecord } from '../../lib/http/access-log.ts';
 import { preflightHeaders } from '../../lib/http/cors.ts';
 import { API_PREFIX, FALLBACK_HANDLER, matchRoute } from '../../lib/routes.ts';
 
@@ -129,7 +130,11 @@ function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV
 export interface ServerOptions {
   port: number;
   host?: string;
-  /** Print one access-log line per request. */
+  /**
+   * Print one readable access-log line per request (with the handler's DynamoDB calls and
+   * capacity) in place of the JSON request log lines Lambda writes; off: the JSON lines are
+   * written, at LOG_LEVEL info.
+   */
   accessLog?: boolean;
 }
 
@@ -138,7 +143,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-async function handle(request: IncomingMessage, response: ServerResponse): Promise<number> {
+interface Handled {
+  status: number;
+  /** The API Gateway request id of the event, when a handler ran. */
+  requestId?: string;
+}
+
+async function handle(request: IncomingMessage, response: ServerResponse): Promise<Handled> {
   const target = new URL(request.url ?? '/', 'http://localhost');
   const rawPath = decodePath(target.pathname);
   const rawQuery = target.search.slice(1);
@@ -147,12 +158,12 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     // API Gateway answers preflight requests from the API's CORS configuration.
     response.writeHead(204, preflightHeaders(request.headers.origin));
     response.end();
-    return 204;
+    return { status: 204 };
   }
   const body = await readBody(request);
   if (body === 'too-large') {
     send(response, { statusCode: 413, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
-    return 413;
+    return { status: 413 };
   }
   const match = matchRoute(method, rawPath);
   const [name, routeKey, params] =
@@ -161,17 +172,29 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   const handler = await loadHandler(name);
   const result = await handler(event, lambdaContext(name.replace('/', '-'), event.requestContext.requestId));
   send(response, result);
-  return result.statusCode ?? 200;
+  return { status: result.statusCode ?? 200, requestId: event.requestContext.requestId };
+}
+
+/** ` ddb=3 rcu=1.5 wcu=2`: what the request cost in DynamoDB. */
+function usageNote(record: RequestRecord | undefined): string {
+  if (!record) return '';
+  const { read, write } = record.consumedCapacity;
+  return ` ddb=${record.dynamodbCalls}${record.dynamodbCalls > 0 ? ` rcu=${read} wcu=${write}` : ''}`;
 }
 
 export function startServer(options: ServerOptions): Promise<RunningServer> {
+  // The handlers' request records, kept until the server prints the request's line.
+  const records = new Map<string, RequestRecord>();
+  if (options.accessLog) onRequestLogged((record) => records.set(record.requestId, record));
   const server = createServer((request, response) => {
     const started = performance.now();
     handle(request, response)
-      .then((status) => {
+      .then(({ status, requestId }) => {
+        const record = requestId === undefined ? undefined : records.get(requestId);
+        if (requestId !== undefined) records.delete(requestId);
         if (options.accessLog) {
           const ms = (performance.now() - started).toFixed(1);
-          console.log(`${new Date().toISOString()} ${request.method} ${request.url} ${status} ${ms}ms`);
+          console.log(`${new Date().toISOString()} ${request.method} ${request.url} ${status} ${ms}ms${usageNote(record)}`);
         }
       })
       .catch((error: unknown) => {
@@ -188,6 +211,7 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         url: `http://${options.host ?? '127.0.0.1'}:${address.port}${API_PREFIX}`,
         close: () =>
           new Promise<void>((closed) => {
+            if (options.accessLog) onRequestLogged(undefined);
             server.close(() => closed());
             server.closeAllConnections();
           }),

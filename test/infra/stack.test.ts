@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { Validations, type CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
@@ -13,6 +14,7 @@ import { buildApp, type BuiltApp } from '../../infra/build.ts';
 import { ACKNOWLEDGMENT_REASONS, indexWildcardFindingId } from '../../infra/nag.ts';
 import { READ_ACCESS, READ_WRITE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
 import { ACCESS_LOG_FIELDS } from '../../infra/stack.ts';
+import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '../../lib/docs/swagger-ui.ts';
 import { createUser } from '../../lib/accounts.ts';
 import { resetDb } from '../../lib/db/client.ts';
 import { createTableInput, TTL_ATTRIBUTE } from '../../lib/db/table.ts';
@@ -21,11 +23,15 @@ import { API_PREFIX, FALLBACK_HANDLER, ROUTES } from '../../lib/routes.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
 
 // The stack `cdk synth` builds (infra/build.ts, with cdk.json's context), synthesized once for
-// the whole file: 15 esbuild bundles take a while. Nothing here reaches AWS.
+// the whole file: 18 esbuild bundles take a while. Nothing here reaches AWS.
 
 const CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
 const HANDLERS = [...new Set(ROUTES.map((route) => route.handler)), FALLBACK_HANDLER];
+/** Handlers of routes that never touch the table (the API's documentation). */
+const TABLELESS = new Set(ROUTES.filter((route) => route.access === 'none').map((route) => route.handler));
+/** Files copied into a bundle besides index.mjs and its map. */
+const EXTRA_FILES: Record<string, string[]> = { 'docs/asset': SWAGGER_UI_FILES.map((file) => `${BUNDLED_ASSET_FOLDER}/${file}`) };
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string; Metadata?: Record<string, any> };
 
@@ -175,10 +181,12 @@ describe('functions', () => {
     expect(fn.MemorySize).toBe(CONTEXT.memorySize);
     expect(fn.Timeout).toBeGreaterThanOrEqual(5);
     expect(fn.Environment.Variables).toMatchObject({
-      TABLE_NAME: { Ref: tableLogicalId() },
       NODE_OPTIONS: '--enable-source-maps',
       CORS_ALLOWED_ORIGINS: CONTEXT.allowedOrigins,
     });
+    // Only the functions that use the table are told its name.
+    if (TABLELESS.has(handler)) expect(fn.Environment.Variables.TABLE_NAME).toBeUndefined();
+    else expect(fn.Environment.Variables.TABLE_NAME).toEqual({ Ref: tableLogicalId() });
     const logGroup = resources[fn.LoggingConfig.LogGroup.Ref as string]!;
     expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
     expect(logGroup.Properties.RetentionInDays).toBe(CONTEXT.logRetentionDays);
@@ -191,7 +199,10 @@ describe('functions', () => {
   it('are bundled as minified ESM with source maps and the AWS SDK inside', async () => {
     for (const handler of HANDLERS) {
       const dir = assetDir(handler);
-      expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+      const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1));
+      expect(files.sort()).toEqual(['index.mjs', 'index.mjs.map', ...(EXTRA_FILES[handler] ?? [])].sort());
       const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
       expect(code.startsWith("import { createRequire } from 'module'; const require = createRequire(import.meta.url);")).toBe(true);
       expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
@@ -241,6 +252,46 @@ describe('functions', () => {
     const check = await load('auth/check');
     const anonymous = await check(event('GET', `${API_PREFIX}/auth`, { routeKey: `GET ${API_PREFIX}/auth` }), {});
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('serve the OpenAPI document, the docs page and its assets from their bundles, without the table', async () => {
+    const get = (handler: string, path: string, headers: Record<string, string> = {}, pathParameters?: Record<string, string>) => {
+      const route = ROUTES.find((r) => r.handler === handler)!;
+      return load(handler).then((fn) =>
+        fn({ ...event('GET', `${API_PREFIX}${path}`, { routeKey: `GET ${API_PREFIX}${route.path}`, headers }), ...(pathParameters ? { pathParameters } : {}) }, {}),
+      );
+    };
+    const saved = process.env.TABLE_NAME;
+    delete process.env.TABLE_NAME;
+    try {
+      const document = await get('docs/openapi', '/openapi.json', { host: 'abc.execute-api.eu-west-1.amazonaws.com' });
+      expect(document.statusCode).toBe(200);
+      const parsed = JSON.parse(document.body) as { openapi: string; servers: { url: string }[]; paths: Record<string, unknown> };
+      expect(parsed.openapi).toBe('3.1.0');
+      expect(parsed.servers[0]!.url).toBe(`https://abc.execute-api.eu-west-1.amazonaws.com${API_PREFIX}`);
+      expect(Object.keys(parsed.paths).length).toBe(new Set(ROUTES.map((r) => r.path)).size);
+
+      const page = await get('docs/page', '/docs');
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['Content-Type']).toMatch(/^text\/html/);
+      expect(page.body).toContain('docs/swagger-ui-bundle.js');
+
+      // The copied swagger-ui-dist files are found next to the bundle and served as they are.
+      for (const file of SWAGGER_UI_FILES) {
+        const asset = (await get('docs/asset', `/docs/${file}`, {}, { asset: file })) as Awaited<ReturnType<Handler>> & { isBase64Encoded?: boolean };
+        expect(asset.statusCode, file).toBe(200);
+        const served = Buffer.from(asset.body, asset.isBase64Encoded ? 'base64' : 'utf8');
+        expect(served.equals(readFileSync(join(swaggerUiDistDirectory(), file))), file).toBe(true);
+      }
+      const zipped = (await get('docs/asset', '/docs/swagger-ui.css', { 'accept-encoding': 'gzip, br' }, { asset: 'swagger-ui.css' })) as Awaited<
+        ReturnType<Handler>
+      > & { isBase64Encoded?: boolean };
+      expect(zipped.headers['Content-Encoding']).toBe('gzip');
+      expect(gunzipSync(Buffer.from(zipped.body, 'base64')).equals(readFileSync(join(swaggerUiDistDirectory(), 'swagger-ui.css')))).toBe(true);
+      expect((await get('docs/asset', '/docs/nope.js', {}, { asset: 'nope.js' })).statusCode).toBe(404);
+    } finally {
+      if (saved !== undefined) process.env.TABLE_NAME = saved;
+    }
   });
 
   it('log in, check and log out from their bundles against DynamoDB (Local), with the bundled SDK', async () => {
@@ -314,6 +365,19 @@ describe('least privilege', () => {
 
   it('gives the fallback no access to the table', () => {
     expect(dynamoGrants(FALLBACK_HANDLER)).toEqual({ table: [], index: [], other: [] });
+  });
+
+  it.each([...TABLELESS].map((handler) => [handler]))('%s (documentation) gets no access to the table at all', (handler) => {
+    expect(dynamoGrants(handler)).toEqual({ table: [], index: [], other: [] });
+    const role = roleLogicalId(handler);
+    const statements = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => policy.Properties.Roles.some((r: { Ref?: string }) => r.Ref === role))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[]);
+    expect(statements.flatMap((statement) => [statement.Action].flat()).filter((action) => !action.startsWith('logs:'))).toEqual([]);
+  });
+
+  it('has the documentation routes as the only table-less ones', () => {
+    expect([...TABLELESS].sort()).toEqual(['docs/asset', 'docs/openapi', 'docs/page']);
   });
 
   it('has no wildcard action and no wildcard resource except the table indexes', () => {

@@ -4,9 +4,12 @@ import { createUser } from '../../lib/accounts.ts';
 import { resetDb } from '../../lib/db/client.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
 import { startServer, type RunningServer } from '../../scripts/local/server.ts';
+import { responseValidator } from './openapi.ts';
 
 // Each test file gets its own table in the shared DynamoDB Local and its own local server
-// (the code path `npm start` uses), and talks to it over HTTP.
+// (the code path `npm start` uses), and talks to it over HTTP. Every response an ApiClient
+// receives is checked against the OpenAPI document (test/support/openapi.ts): a response the
+// document does not describe fails the test that got it.
 
 export interface TestApi {
   url: string;
@@ -71,6 +74,7 @@ export class ApiClient {
     const url = path.startsWith('http') ? path : `${this.baseUrl}${path}${query}`;
     const response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
+    responseValidator().check({ method, url, status: response.status, headers: response.headers, text });
     let parsed: unknown = null;
     if (text) {
       try {

@@ -1,0 +1,67 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+// What one request costs in DynamoDB: the calls its code sends and the capacity DynamoDB reports
+// for them. A middleware on the one client (lib/db/client.ts) adds to the usage of the request it
+// runs in (AsyncLocalStorage, set by the request log around each invocation); outside a request
+// (admin CLI, scripts) it does nothing and leaves the calls unchanged.
+
+export interface DynamoUsage {
+  /** Commands sent (one per call, however often the SDK retried it). */
+  calls: number;
+  /** Capacity units DynamoDB reported as consumed (ReturnConsumedCapacity=TOTAL). */
+  readUnits: number;
+  writeUnits: number;
+}
+
+const requests = new AsyncLocalStorage<DynamoUsage>();
+
+/** Runs `work` with a fresh usage record that its DynamoDB calls add to. */
+export function withDynamoUsage<T>(usage: DynamoUsage, work: () => Promise<T>): Promise<T> {
+  return requests.run(usage, work);
+}
+
+export const emptyUsage = (): DynamoUsage => ({ calls: 0, readUnits: 0, writeUnits: 0 });
+
+/** Operations that report consumed capacity when asked. */
+const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
+const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+
+interface Capacity {
+  CapacityUnits?: number;
+  ReadCapacityUnits?: number;
+  WriteCapacityUnits?: number;
+}
+
+function addCapacity(usage: DynamoUsage, operation: string, consumed: Capacity | Capacity[] | undefined): void {
+  for (const entry of consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed]) {
+    if (entry.ReadCapacityUnits !== undefined || entry.WriteCapacityUnits !== undefined) {
+      usage.readUnits += entry.ReadCapacityUnits ?? 0;
+      usage.writeUnits += entry.WriteCapacityUnits ?? 0;
+    } else if (WRITES.has(operation)) {
+      usage.writeUnits += entry.CapacityUnits ?? 0;
+    } else {
+      usage.readUnits += entry.CapacityUnits ?? 0;
+    }
+  }
+}
+
+export const USAGE_MIDDLEWARE = 'communityPostsRequestUsage';
+
+/** Attaches the usage meter to a client (once). */
+export function trackDynamoUsage(client: DynamoDBClient): void {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const usage = requests.getStore();
+      if (!usage) return next(args);
+      usage.calls += 1;
+      const operation = String(context.commandName ?? '').replace(/Command$/, '');
+      const input = args.input as Record<string, unknown>;
+      const ask = (READS.has(operation) || WRITES.has(operation)) && input.ReturnConsumedCapacity === undefined;
+      const result = await next(ask ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } } : args);
+      addCapacity(usage, operation, (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity);
+      return result;
+    },
+    { step: 'initialize', name: USAGE_MIDDLEWARE, override: true },
+  );
+}

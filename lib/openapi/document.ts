@@ -1,0 +1,551 @@
+import { DOCS_ASSETS } from '../docs/swagger-ui.ts';
+import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../http/cors.ts';
+import { PAGE_SIZES } from '../pagination.ts';
+import { POST_SORTS } from '../posts/read.ts';
+import { API_PREFIX, ROUTES, type Route } from '../routes.ts';
+import { PROFILE_FIELDS, USERNAME_MAX_LENGTH } from '../users.ts';
+import { BODY_LIMIT_BYTES, SCHEMAS, detail, fieldErrors, ref, type Schema } from './schemas.ts';
+
+// The OpenAPI 3.1 document of the whole API, built from the route table and the modules that
+// enforce the limits, so that it cannot name a route the code lacks or miss one it has. Served at
+// GET /api/v1/openapi.json; the integration tests validate every response they get against it.
+
+type JsonObject = Record<string, unknown>;
+
+export const OPENAPI_VERSION = '3.1.0';
+
+/** Request bodies are accepted in both encodings on every operation that takes one. */
+const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** `1 MiB (1,048,576 bytes)` */
+// Thousands separators by hand: toLocaleString at module scope would load ICU data on every cold start.
+const BODY_LIMIT = `${BODY_LIMIT_BYTES / 1024 / 1024} MiB (${String(BODY_LIMIT_BYTES).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} bytes)`;
+
+const AUTH_TEXTS = ['Authentication credentials were not provided.', 'Invalid token.'] as const;
+
+const json = (schema: Schema, example?: unknown): JsonObject => ({ [JSON_TYPE]: { schema, ...(example !== undefined ? { example } : {}) } });
+
+const responseRef = (name: string): JsonObject => ({ $ref: `#/components/responses/${name}` });
+
+/** A JSON request body in both encodings. */
+function body(description: string, jsonSchema: string, formSchema: string, required: boolean, example?: JsonObject): JsonObject {
+  return {
+    description,
+    required,
+    content: {
+      [JSON_TYPE]: { schema: ref(jsonSchema), ...(example ? { example } : {}) },
+      [FORM_TYPE]: { schema: ref(formSchema), ...(example ? { example } : {}) },
+    },
+  };
+}
+
+const HEADERS = {
+  Link: {
+    description: 'Present when another page follows: its URL (same parameters, the next `page` and a `cursor`).',
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+  },
+  'WWW-Authenticate': { description: 'Always `Token`.', required: true, schema: { type: 'string', const: 'Token' } },
+  Allow: { description: 'The methods of the path, e.g. `GET, POST`.', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
+  'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+} as const;
+
+/** Shared responses, referenced by the operations. */
+const RESPONSES: Record<string, JsonObject> = {
+  Unauthorized: {
+    description: 'No valid token: no `Authorization` header, one not of the form `Token <value>` (credentials not provided), or an unknown, revoked or expired token.',
+    headers: { 'WWW-Authenticate': HEADERS['WWW-Authenticate'] },
+    content: json(detail(AUTH_TEXTS), { detail: 'Invalid token.' }),
+  },
+  NotFound: { description: 'Not found.', content: json(detail(['Not found.']), { detail: 'Not found.' }) },
+  InvalidPage: {
+    description: '`page` is not a positive integer or lies past the end, or `cursor` is malformed or belongs to another list.',
+    content: json(detail(['Invalid page.']), { detail: 'Invalid page.' }),
+  },
+  MethodNotAllowed: {
+    description: 'A known path with a method it does not have.',
+    headers: { Allow: HEADERS.Allow },
+    content: json(detail(), { detail: 'Method "PATCH" not allowed.' }),
+  },
+  PayloadTooLarge: {
+    description: `A body over ${BODY_LIMIT} (the functions' \`detail\`), or over 10 MiB (API Gateway's \`message\`, before any function runs).`,
+    content: json({ anyOf: [ref('Detail'), ref('GatewayMessage')] }, { detail: `Request body exceeds the limit of ${BODY_LIMIT_BYTES} bytes.` }),
+  },
+  UnsupportedMediaType: {
+    description: 'A non-empty body that is neither JSON nor `application/x-www-form-urlencoded`.',
+    content: json(detail(), { detail: 'Unsupported media type "text/plain" in request.' }),
+  },
+  TooManyRequests: {
+    description: "Deployed only: the API's rate limit is exceeded (API Gateway's body).",
+    content: json(ref('GatewayMessage'), { message: 'Too Many Requests' }),
+  },
+  ServerError: {
+    description: 'An unexpected failure; the details go to the log only.',
+    content: json(detail(['A server error occurred.']), { detail: 'A server error occurred.' }),
+  },
+  BadGateway: {
+    description: "The function failed to answer (API Gateway's body; locally, the server's).",
+    content: json(ref('GatewayMessage'), { message: 'Internal Server Error' }),
+  },
+  ServiceUnavailable: {
+    description: 'DynamoDB is throttling, or a write kept losing races with concurrent writes; try again (API Gateway sends `message` when Lambda itself is throttled).',
+    headers: { 'Retry-After': { ...HEADERS['Retry-After'], required: false } },
+    content: json({ anyOf: [detail(['The service is busy. Please try again shortly.']), ref('GatewayMessage')] }, { detail: 'The service is busy. Please try again shortly.' }),
+  },
+  GatewayTimeout: {
+    description: "Deployed only: the function did not answer in time (API Gateway's body).",
+    content: json(ref('GatewayMessage'), { message: 'Service Unavailable' }),
+  },
+  Preflight: {
+    description:
+      'CORS preflight, answered for every path (locally by the server, deployed by API Gateway). The CORS headers are present when the `Origin` is allowed.',
+    headers: {
+      'Access-Control-Allow-Origin': { schema: { type: 'string' } },
+      'Access-Control-Allow-Methods': { schema: { type: 'string', examples: [CORS_ALLOWED_METHODS.join(', ')] } },
+      'Access-Control-Allow-Headers': { schema: { type: 'string', examples: [CORS_ALLOWED_HEADERS.join(', ')] } },
+      'Access-Control-Max-Age': { schema: { type: 'string', examples: [String(CORS_MAX_AGE_SECONDS)] } },
+    },
+  },
+};
+
+/** Statuses any request can get from the platform, whatever the operation. */
+const PLATFORM_RESPONSES: JsonObject = {
+  '429': responseRef('TooManyRequests'),
+  '500': responseRef('ServerError'),
+  '502': responseRef('BadGateway'),
+  '504': responseRef('GatewayTimeout'),
+};
+
+const PAGE_PARAMETERS = (list: keyof typeof PAGE_SIZES): JsonObject[] => [
+  {
+    name: 'page',
+    in: 'query',
+    description: '1-based page number.',
+    schema: { type: 'integer', minimum: 1, maximum: 999_999_999, default: 1 },
+  },
+  {
+    name: 'page_size',
+    in: 'query',
+    description: `Items per page, at most ${PAGE_SIZES[list]} (also the default); other values are ignored.`,
+    schema: { type: 'integer', minimum: 1, maximum: PAGE_SIZES[list], default: PAGE_SIZES[list] },
+  },
+  {
+    name: 'cursor',
+    in: 'query',
+    description: 'Opaque position, taken from the `Link` header of the previous page; following it costs the same on every page.',
+    schema: { type: 'string' },
+  },
+];
+
+const PATH_PARAMETERS: Record<string, JsonObject> = {
+  username: {
+    name: 'username',
+    in: 'path',
+    required: true,
+    description: 'Matched exactly (case-sensitive).',
+    schema: { type: 'string', minLength: 1, maxLength: USERNAME_MAX_LENGTH },
+    example: 'alice',
+  },
+  slug: { name: 'slug', in: 'path', required: true, schema: { type: 'string' }, example: 'hello-world' },
+  asset: { name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(DOCS_ASSETS) } },
+};
+
+const EXAMPLE_PROFILE = {
+  user: 'alice',
+  last_login: '2026-01-05 14:12:15.258987+00:00',
+  date_joined: '2026-01-02 09:30:00.000001+00:00',
+  total_posts: 3,
+  total_favorites: 0,
+  total_featured_posts: 1,
+  display_name: 'Alice A.',
+  location: null,
+  about_me: null,
+  website: 'https://alice.example.com',
+  twitter: '',
+  linkedin: null,
+  github: null,
+  birth_date: '1990-04-01',
+};
+const EXAMPLE_TAG = { title: 'AWS Lambda', slug: 'lambda', total_posts: 0 };
+const EXAMPLE_POST = {
+  author: 'alice',
+  title: 'Hello World',
+  slug: 'hello-world',
+  description: 'First *post*',
+  created: '2026-01-05T14:12:15.258987+00:00',
+  modified: '2026-01-05T14:12:15.258987+00:00',
+  publish: true,
+  is_featured: false,
+  tags: ['Serverless', 'New Tag'],
+  keywords: null,
+  meta_description: null,
+  rating_likes: 0,
+  rating_dislikes: 0,
+  total_visitors: 0,
+  total_favorites: 0,
+};
+
+/** What the route table does not say about an operation. */
+interface OperationSpec {
+  operationId: string;
+  tag: 'Authentication' | 'Users' | 'Tags' | 'Posts' | 'Documentation';
+  summary: string;
+  description: string;
+  parameters?: JsonObject[];
+  requestBody?: JsonObject;
+  /** The success response(s), by status. */
+  success: Record<string, JsonObject>;
+  /** Field names of its 400 field errors (besides `non_field_errors`). */
+  fields?: readonly string[];
+  /** 404 responses it gives, as component names. */
+  notFound?: 'NotFound' | 'InvalidPage';
+  /** Its 403 text, if owners only. */
+  forbidden?: string;
+  /** Its 409 text. */
+  conflict?: string;
+  /** Its own 401 (logout). */
+  unauthorized?: JsonObject;
+  /** false: the body is never read (documentation routes). */
+  readsBody?: boolean;
+  /** false: never touches DynamoDB (no 503). */
+  database?: boolean;
+}
+
+const paged = (list: keyof typeof PAGE_SIZES, item: string, example: unknown): Record<string, JsonObject> => ({
+  '200': {
+    description: `A page: a bare JSON array, newest first unless sorted otherwise, at most ${PAGE_SIZES[list]} items.`,
+    headers: { Link: HEADERS.Link },
+    content: json({ type: 'array', items: ref(item) }, [example]),
+  },
+});
+
+/** The operations, by the handler module of their route (lib/routes.ts). */
+const OPERATIONS: Record<string, OperationSpec> = {
+  'auth/login': {
+    operationId: 'login',
+    tag: 'Authentication',
+    summary: 'Log in',
+    description:
+      'Exchanges a username and password for a new token (40 lowercase hex characters). Each login issues another token; earlier ones keep working. ' +
+      'Unknown user, wrong password, a deactivated account and an account without a password all get the same 400. ' +
+      'On the docs page, a successful login here authorizes the page with the new token.',
+    requestBody: body('The credentials; `password` is taken as sent (not trimmed).', 'Credentials', 'Credentials', true, { username: 'alice', password: 'correct horse battery' }),
+    success: { '200': { description: 'The new token.', content: json(ref('TokenResponse'), { token: 'ab146675a2c6da2b404ba8d5e34d5dc21aa5fa2d' }) } },
+    fields: ['username', 'password'],
+  },
+  'auth/logout': {
+    operationId: 'logout',
+    tag: 'Authentication',
+    summary: 'Log out',
+    description: "Revokes the request's token at once; the user's other tokens stay valid.",
+    success: { '200': { description: 'Logged out.', content: json(detail(['You are logged out!']), { detail: 'You are logged out!' }) } },
+    unauthorized: {
+      description: 'No header, a header not of the form `Token <value>`, or a token that is unknown, revoked or expired.',
+      headers: { 'WWW-Authenticate': HEADERS['WWW-Authenticate'] },
+      content: json(detail(['You are not logged in!']), { detail: 'You are not logged in!' }),
+    },
+  },
+  'auth/check': {
+    operationId: 'checkAuth',
+    tag: 'Authentication',
+    summary: 'Check the token',
+    description: 'Whose token this is; `token` echoes the caller\'s token.',
+    success: { '200': { description: 'The authentication record.', content: json(ref('AuthRecord'), { id: 1, token: 'caeebe15548e97bbd35e1c539b5fc99877ad6c71', username: 'alice' }) } },
+  },
+  'users/list': {
+    operationId: 'listUsers',
+    tag: 'Users',
+    summary: 'List users',
+    description: 'Active users, newest `date_joined` first.',
+    parameters: PAGE_PARAMETERS('users'),
+    success: paged('users', 'Profile', EXAMPLE_PROFILE),
+    notFound: 'InvalidPage',
+  },
+  'users/detail': {
+    operationId: 'getUser',
+    tag: 'Users',
+    summary: 'Get a profile',
+    description: "One active user's profile.",
+    success: { '200': { description: 'The profile.', content: json(ref('Profile'), EXAMPLE_PROFILE) } },
+    notFound: 'NotFound',
+  },
+  'users/update': {
+    operationId: 'updateUser',
+    tag: 'Users',
+    summary: 'Update your profile',
+    description:
+      'The owner changes any subset of the editable fields; omitted fields keep their value; read-only and unknown fields are ignored. ' +
+      'Checks run in this order: authentication; 404 or 403 when the profile is not the caller\'s; validation.',
+    requestBody: body('Editable fields.', 'ProfileUpdate', 'ProfileUpdateForm', false, { display_name: 'Alice A.', website: 'https://alice.example.com', birth_date: '1990-04-01' }),
+    success: { '200': { description: 'The updated profile.', content: json(ref('Profile'), EXAMPLE_PROFILE) } },
+    fields: PROFILE_FIELDS,
+    notFound: 'NotFound',
+    forbidden: 'You are not owner of this profile!',
+  },
+  'tags/list': {
+    operationId: 'listTags',
+    tag: 'Tags',
+    summary: 'List tags',
+    description: 'Tags, newest first.',
+    parameters: [
+      { name: 'q', in: 'query', description: 'Case-insensitive substring of the title; empty: no filter.', schema: { type: 'string' } },
+      ...PAGE_PARAMETERS('tags'),
+    ],
+    success: paged('tags', 'Tag', EXAMPLE_TAG),
+    notFound: 'InvalidPage',
+  },
+  'tags/create': {
+    operationId: 'createTag',
+    tag: 'Tags',
+    summary: 'Create a tag',
+    description: 'Any authenticated user may. A taken title (compared case-insensitively) or slug is a 409; no `-N` suffix is added.',
+    requestBody: body('The tag.', 'TagCreate', 'TagCreate', true, { title: 'AWS Lambda', slug: 'lambda' }),
+    success: { '201': { description: 'The new tag.', content: json(ref('Tag'), EXAMPLE_TAG) } },
+    fields: ['title', 'slug'],
+    conflict: 'Tag already exists.',
+  },
+  'tags/detail': {
+    operationId: 'getTag',
+    tag: 'Tags',
+    summary: 'Get a tag',
+    description: 'One tag by its slug.',
+    success: { '200': { description: 'The tag.', content: json(ref('Tag'), EXAMPLE_TAG) } },
+    notFound: 'NotFound',
+  },
+  'posts/list': {
+    operationId: 'listPosts',
+    tag: 'Posts',
+    summary: 'List posts',
+    description:
+      'Published posts only. Each parameter is read from the query string; when the query string lacks it, from a form or JSON body ' +
+      'of the GET request (as clients of the reference service send them).',
+    parameters: [
+      {
+        name: 'sort',
+        in: 'query',
+        description:
+          '`newest`: created, descending (also for unknown values). `featured`: featured posts only, newest first. `views`: total_visitors, ' +
+          'descending. `votes`: rating_likes, descending. `active`: modified, descending. Ties go to the newest.',
+        schema: { type: 'string', enum: [...POST_SORTS], default: 'newest' },
+      },
+      {
+        name: 'q',
+        in: 'query',
+        description: 'Case-insensitive substring of title, description, keywords or meta_description; combines with `sort`.',
+        schema: { type: 'string' },
+      },
+      ...PAGE_PARAMETERS('posts'),
+    ],
+    success: paged('posts', 'Post', EXAMPLE_POST),
+    notFound: 'InvalidPage',
+  },
+  'posts/create': {
+    operationId: 'createPost',
+    tag: 'Posts',
+    summary: 'Create a post',
+    description:
+      'A post by the caller. The slug is derived from the title (`-1`, `-2`, ... when taken). `slug`, `author`, `is_featured`, ' +
+      'timestamps and counters in the body are ignored; counters start at 0.',
+    requestBody: body('The post.', 'PostCreate', 'PostCreateForm', true, { title: 'Hello World', description: 'First *post*', tags: 'serverless, New Tag', publish: true }),
+    success: { '201': { description: 'The new post.', content: json(ref('Post'), EXAMPLE_POST) } },
+    fields: ['title', 'description', 'tags', 'keywords', 'meta_description', 'publish'],
+  },
+  'posts/detail': {
+    operationId: 'getPost',
+    tag: 'Posts',
+    summary: 'Get a post',
+    description: "A published post, or the caller's own draft. The caller's first view adds one to `total_visitors` (already included).",
+    success: { '200': { description: 'The post.', content: json(ref('Post'), EXAMPLE_POST) } },
+    notFound: 'NotFound',
+  },
+  'posts/update': {
+    operationId: 'updatePost',
+    tag: 'Posts',
+    summary: 'Update your post',
+    description:
+      'The author changes any subset of the fields. `tags`, when given, replaces the tag set. A new title re-derives the slug (the old ' +
+      'slug then answers 404). `modified` is refreshed. Order of checks: authentication, existence and visibility, ownership, validation.',
+    requestBody: body('Fields to change.', 'PostUpdate', 'PostUpdateForm', false, { title: 'Renamed post', tags: '' }),
+    success: { '200': { description: 'The updated post.', content: json(ref('Post'), EXAMPLE_POST) } },
+    fields: ['title', 'description', 'tags', 'keywords', 'meta_description', 'publish'],
+    notFound: 'NotFound',
+    forbidden: 'You are not owner of this post!',
+  },
+  'posts/delete': {
+    operationId: 'deletePost',
+    tag: 'Posts',
+    summary: 'Delete your post',
+    description: "The author deletes the post; its tags remain. Another user's draft is 404, their published post 403.",
+    success: { '204': { description: 'Deleted; no body.' } },
+    notFound: 'NotFound',
+    forbidden: 'You are not owner of this post!',
+  },
+  'docs/openapi': {
+    operationId: 'getOpenApiDocument',
+    tag: 'Documentation',
+    summary: 'This document',
+    description: 'The OpenAPI 3.1 document of the API. Its server URL is the host the request was sent to.',
+    success: { '200': { description: 'The document.', content: json(ref('OpenApiDocument')) } },
+    readsBody: false,
+    database: false,
+  },
+  'docs/page': {
+    operationId: 'getDocsPage',
+    tag: 'Documentation',
+    summary: 'Interactive reference',
+    description: 'Swagger UI for this document, served by the API (no CDN). Log in with `POST /login` there, or use "Authorize" with `Token <your token>`.',
+    success: { '200': { description: 'The HTML page.', content: { 'text/html': { schema: { type: 'string' } } } } },
+    readsBody: false,
+    database: false,
+  },
+  'docs/asset': {
+    operationId: 'getDocsAsset',
+    tag: 'Documentation',
+    summary: 'An asset of the docs page',
+    description: 'The stylesheet, scripts and icons the docs page loads (from the npm package swagger-ui-dist); text assets are gzipped when accepted.',
+    success: {
+      '200': {
+        description: 'The asset.',
+        content: {
+          'text/css': { schema: { type: 'string' } },
+          'text/javascript': { schema: { type: 'string' } },
+          'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
+        },
+      },
+    },
+    notFound: 'NotFound',
+    readsBody: false,
+    database: false,
+  },
+};
+
+function operation(route: Route): JsonObject {
+  const spec = OPERATIONS[route.handler];
+  if (!spec) throw new Error(`The OpenAPI document has no operation for ${route.method} ${route.path} (handler ${route.handler}).`);
+  const responses: JsonObject = { ...spec.success };
+  if (spec.readsBody !== false) {
+    responses['400'] = {
+      description: 'Invalid input: field errors, or a body that could not be parsed (`detail`).',
+      content: json({ anyOf: [fieldErrors(spec.fields ?? []), ref('Detail')] }, spec.fields?.length ? { [spec.fields[0]!]: ['This field is required.'] } : { detail: 'JSON parse error - Unexpected end of JSON input' }),
+    };
+  }
+  if (spec.unauthorized) responses['401'] = spec.unauthorized;
+  else if (!route.public) responses['401'] = responseRef('Unauthorized');
+  if (spec.forbidden) responses['403'] = { description: 'Not the owner; nothing changes.', content: json(detail([spec.forbidden]), { detail: spec.forbidden }) };
+  if (spec.notFound) responses['404'] = responseRef(spec.notFound);
+  if (spec.conflict) responses['409'] = { description: 'Already exists.', content: json(detail([spec.conflict]), { detail: spec.conflict }) };
+  if (spec.readsBody !== false) {
+    responses['413'] = responseRef('PayloadTooLarge');
+    responses['415'] = responseRef('UnsupportedMediaType');
+  }
+  if (spec.database !== false) responses['503'] = responseRef('ServiceUnavailable');
+  Object.assign(responses, PLATFORM_RESPONSES);
+
+  const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
+    const parameter = PATH_PARAMETERS[name!];
+    if (!parameter) throw new Error(`No OpenAPI description of the path parameter {${name}} of ${route.path}.`);
+    return parameter;
+  });
+  const parameters = [...pathParameters, ...(spec.parameters ?? [])];
+  return {
+    operationId: spec.operationId,
+    tags: [spec.tag],
+    summary: spec.summary,
+    description: spec.description,
+    ...(route.public ? { security: [] } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(spec.requestBody ? { requestBody: spec.requestBody } : {}),
+    responses: sortByStatus(responses),
+  };
+}
+
+function sortByStatus(responses: JsonObject): JsonObject {
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+const DESCRIPTION = `The REST API of a community site of posts: token authentication, user profiles, tags and posts.
+The wire contract follows Django REST Framework's shapes (bodies, errors and messages).
+
+**Authentication.** \`POST /login\` with a username and password returns a token. Every other operation
+(except this documentation) needs the header \`Authorization: Token <token>\`. On the docs page, trying out
+\`POST /login\` authorizes the page; or click **Authorize** and enter \`Token <token>\`.
+
+**Request bodies** are accepted as \`application/json\` or \`application/x-www-form-urlencoded\` on every
+operation that takes one. Bodies over ${BODY_LIMIT}: 413; any other media type: 415.
+
+**Errors** are JSON: field errors \`{"field": ["message", ...]}\` (400), otherwise \`{"detail": "..."}\`. API Gateway
+answers some statuses itself with \`{"message": "..."}\` (429, 502, 504, and 413 over 10 MiB).
+
+**Lists** are bare JSON arrays. When another page follows, the response carries \`Link: <url>; rel="next"\`;
+follow it rather than counting pages.
+
+**Unknown paths and methods.** Any path not listed here answers 404 \`{"detail": "Not found."}\`, whatever the
+method; a listed path with another method answers 405 \`{"detail": "Method \\"X\\" not allowed."}\` with an
+\`Allow\` header; \`OPTIONS\` on any path is the CORS preflight (204). These are described by the extensions
+\`x-unmatched-path-responses\`, \`x-method-not-allowed-responses\` and \`x-preflight-responses\`.
+
+**CORS.** Browsers on other origins may call every operation; responses expose the headers
+${CORS_EXPOSED_HEADERS.map((header) => `\`${header}\``).join(', ')}.
+
+**Timestamps** are UTC with microseconds: posts \`2026-01-05T14:12:15.258987+00:00\`, profiles
+\`2026-01-05 14:12:15.258987+00:00\`.`;
+
+/** The base URL of the API for a request: the host it was sent to, as the paging links do. */
+export function serverUrlOf(headers: Record<string, string | undefined>): string {
+  const host = headers['x-forwarded-host'] ?? headers.host;
+  if (!host) return API_PREFIX;
+  const proto = headers['x-forwarded-proto'] ?? 'https';
+  return `${proto}://${host}${API_PREFIX}`;
+}
+
+/**
+ * The document. `serverUrl` is the API's base URL (`.../api/v1`); the default, `/api/v1`, is
+ * relative to wherever the document was fetched from.
+ */
+export function openApiDocument(serverUrl: string = API_PREFIX): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  for (const route of ROUTES) {
+    const item = (paths[route.path] ??= {});
+    item[route.method.toLowerCase()] = operation(route);
+  }
+  return {
+    openapi: OPENAPI_VERSION,
+    info: { title: 'Community Posts API', version: '1.0.0', summary: 'Posts, tags and profiles of a community site.', description: DESCRIPTION },
+    servers: [{ url: serverUrl, description: 'This API (version 1)' }],
+    tags: [
+      { name: 'Authentication', description: 'Log in, log out, check a token.' },
+      { name: 'Users', description: 'Profiles. Accounts are created with the administrator CLI, not through the API.' },
+      { name: 'Tags', description: 'Tags of posts.' },
+      { name: 'Posts', description: 'Posts with Markdown bodies; drafts are seen only by their authors.' },
+      { name: 'Documentation', description: 'This document and its interactive page.' },
+    ],
+    security: [{ tokenAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        tokenAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The header value is `Token <token>`, with a token from `POST /login`.',
+        },
+      },
+      schemas: SCHEMAS,
+      responses: RESPONSES,
+    },
+    'x-unmatched-path-responses': {
+      '404': responseRef('NotFound'),
+      '413': responseRef('PayloadTooLarge'),
+      ...PLATFORM_RESPONSES,
+    },
+    'x-method-not-allowed-responses': {
+      '405': responseRef('MethodNotAllowed'),
+      '413': responseRef('PayloadTooLarge'),
+      ...PLATFORM_RESPONSES,
+    },
+    'x-preflight-responses': {
+      '204': responseRef('Preflight'),
+      '429': responseRef('TooManyRequests'),
+    },
+  };
+}

@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../lib/db/client.ts';
+import { padCounter } from '../../lib/db/keys.ts';
+import { INDEXES } from '../../lib/db/table.ts';
+import { hashToken } from '../../lib/tokens.ts';
+
+// Helpers for the reliability and security suites: read the whole table without going through
+// the API, check every invariant of the data model from the base items, and keep the figures of
+// a run.
+
+export type Item = Record<string, any>;
+
+/** Every item of the table (strongly consistent, all pages, in parallel segments). */
+export async function scanTable(table: string): Promise<Item[]> {
+  const segments = 4;
+  const parts = await Promise.all(
+    Array.from({ length: segments }, async (_, segment) => {
+      const items: Item[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db().send(
+          new ScanCommand({ TableName: table, ConsistentRead: true, Segment: segment, TotalSegments: segments, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }),
+        );
+        items.push(...((page.Items ?? []) as Item[]));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return items;
+    }),
+  );
+  return parts.flat().sort((a, b) => `${a.PK}\u0000${a.SK}`.localeCompare(`${b.PK}\u0000${b.SK}`));
+}
+
+function stable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stable);
+  if (value instanceof Set) return [...value].map(stable).sort();
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, stable((value as Record<string, unknown>)[key])]));
+  }
+  return value;
+}
+
+/** A digest of the whole table: equal digests mean nothing was written. */
+export function fingerprint(items: Item[]): string {
+  return createHash('sha256').update(JSON.stringify(stable(items))).digest('hex');
+}
+
+/** The items that differ between two scans, by key (for failure messages). */
+export function tableDiff(before: Item[], after: Item[]): string[] {
+  const key = (item: Item) => `${item.PK} | ${item.SK}`;
+  const old = new Map(before.map((item) => [key(item), JSON.stringify(stable(item))]));
+  const now = new Map(after.map((item) => [key(item), JSON.stringify(stable(item))]));
+  const changes: string[] = [];
+  for (const [k, v] of now) if (!old.has(k)) changes.push(`added ${k}`);
+  else if (old.get(k) !== v) changes.push(`changed ${k}`);
+  for (const k of old.keys()) if (!now.has(k)) changes.push(`removed ${k}`);
+  return changes;
+}
+
+export interface InvariantOptions {
+  /** Tokens known to be revoked (logged out): their records must be gone. */
+  revokedTokens?: string[];
+  /** Tokens known to be live: their records must be there. */
+  liveTokens?: string[];
+}
+
+const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'VISIT#', 'COUNTER#'];
+
+/**
+ * Recomputes every counter from the base items and checks every link, claim and index key of the
+ * data model (docs/data-model.md). Returns the problems found; [] when the table is consistent.
+ */
+export function invariantProblems(items: Item[], options: InvariantOptions = {}): string[] {
+  const problems: string[] = [];
+  const starts = (prefix: string) => items.filter((item) => String(item.PK).startsWith(prefix));
+  for (const item of items) {
+    if (!KNOWN_PREFIXES.some((prefix) => String(item.PK).startsWith(prefix))) problems.push(`unknown item ${item.PK} | ${item.SK}`);
+  }
+  const posts = starts('POST#');
+  const tags = starts('TAG#');
+  const claims = starts('TAGTITLE#');
+  const profiles = starts('USER#').filter((item) => item.SK === 'PROFILE');
+  const credentials = starts('USER#').filter((item) => item.SK === 'CREDENTIALS');
+  const visits = starts('VISIT#');
+  const tokens = starts('TOKEN#');
+
+  // Users: a profile and credentials each, same id.
+  const profileByName = new Map(profiles.map((p) => [String(p.username), p]));
+  for (const c of credentials) {
+    const p = profileByName.get(String(c.username));
+    if (!p) problems.push(`credentials without profile: ${c.username}`);
+    else if (Number(p.id) !== Number(c.id)) problems.push(`id mismatch for ${c.username}`);
+  }
+  const userIds = new Set(profiles.map((p) => Number(p.id)));
+
+  // Posts: keyed by their slug, unique id and slug, index keys only while published.
+  const postIds = new Map<string, Item>();
+  const slugs = new Set<string>();
+  for (const post of posts) {
+    if (post.SK !== 'POST' || post.PK !== `POST#${post.slug}`) problems.push(`post ${post.PK} not keyed by its slug ${post.slug}`);
+    if (postIds.has(String(post.id))) problems.push(`post id ${post.id} stored twice (${post.slug}, ${postIds.get(String(post.id))!.slug})`);
+    postIds.set(String(post.id), post);
+    if (slugs.has(String(post.slug))) problems.push(`slug ${post.slug} twice`);
+    slugs.add(String(post.slug));
+    if (!profileByName.has(String(post.author))) problems.push(`post ${post.slug} by unknown author ${post.author}`);
+    const published = post.publish === true;
+    if (published !== (post[INDEXES.lists.partitionKey] === 'POSTS')) problems.push(`post ${post.slug}: list index key does not match publish=${published}`);
+    if ((published && post.is_featured === true) !== (post[INDEXES.featured.partitionKey] === 'FEATURED')) {
+      problems.push(`post ${post.slug}: featured index key does not match`);
+    }
+    if (published && !String(post[INDEXES.views.sortKey]).startsWith(`${padCounter(Number(post.total_visitors))}#`)) {
+      problems.push(`post ${post.slug}: views sort key ${post[INDEXES.views.sortKey]} does not match total_visitors ${post.total_visitors}`);
+    }
+    if (!Array.isArray(post.tags) || !Array.isArray(post.tag_slugs) || post.tags.length !== post.tag_slugs.length) {
+      problems.push(`post ${post.slug}: tags and tag_slugs differ`);
+    } else if (new Set(post.tag_slugs).size !== post.tag_slugs.length) problems.push(`post ${post.slug}: a tag twice`);
+  }
+
+  // Tags: one claim per tag on its lower-cased title, pointing back; every link resolves.
+  const tagBySlug = new Map(tags.map((tag) => [String(tag.slug), tag]));
+  for (const tag of tags) {
+    if (tag.PK !== `TAG#${tag.slug}` || tag.SK !== 'TAG') problems.push(`tag ${tag.PK} not keyed by its slug`);
+    const claim = claims.filter((c) => c.PK === `TAGTITLE#${String(tag.title).toLowerCase()}`);
+    if (claim.length !== 1 || claim[0]!.slug !== tag.slug || claim[0]!.title !== tag.title) problems.push(`tag ${tag.slug}: title claim missing or wrong`);
+    const expected = posts.filter((post) => post.publish === true && Array.isArray(post.tag_slugs) && post.tag_slugs.includes(tag.slug)).length;
+    if (Number(tag.total_posts) !== expected) problems.push(`tag ${tag.slug}: total_posts ${tag.total_posts}, published posts carrying it ${expected}`);
+  }
+  for (const claim of claims) {
+    const tag = tagBySlug.get(String(claim.slug));
+    if (!tag || `TAGTITLE#${String(tag.title).toLowerCase()}` !== claim.PK) problems.push(`orphan title claim ${claim.PK}`);
+  }
+  for (const post of posts) {
+    (post.tag_slugs ?? []).forEach((slug: string, i: number) => {
+      const tag = tagBySlug.get(slug);
+      if (!tag) problems.push(`post ${post.slug}: link to missing tag ${slug}`);
+      else if (post.tags[i] !== tag.title) problems.push(`post ${post.slug}: tag title ${post.tags[i]} is not ${tag.title}`);
+    });
+  }
+
+  // Users' counters.
+  for (const profile of profiles) {
+    const mine = posts.filter((post) => post.author === profile.username && post.publish === true);
+    if (Number(profile.total_posts ?? 0) !== mine.length) problems.push(`user ${profile.username}: total_posts ${profile.total_posts}, published ${mine.length}`);
+    const featured = mine.filter((post) => post.is_featured === true).length;
+    if (Number(profile.total_featured_posts ?? 0) !== featured) problems.push(`user ${profile.username}: total_featured_posts ${profile.total_featured_posts}, featured ${featured}`);
+  }
+
+  // Visits: each of an existing post and user, once per user; the post counts them.
+  const visitsByPost = new Map<string, Item[]>();
+  for (const visit of visits) {
+    const postId = String(visit.PK).slice('VISIT#'.length);
+    if (!postIds.has(postId)) problems.push(`orphan visit ${visit.PK} | ${visit.SK} (post gone)`);
+    if (!userIds.has(Number(visit.user_id))) problems.push(`visit by unknown user ${visit.user_id}`);
+    const list = visitsByPost.get(postId) ?? [];
+    list.push(visit);
+    visitsByPost.set(postId, list);
+  }
+  for (const post of posts) {
+    const list = visitsByPost.get(String(post.id)) ?? [];
+    if (Number(post.total_visitors) !== list.length) problems.push(`post ${post.slug}: total_visitors ${post.total_visitors}, visits ${list.length}`);
+    if (new Set(list.map((v) => Number(v.user_id))).size !== list.length) problems.push(`post ${post.slug}: a user visited twice`);
+  }
+
+  // Tokens: hashes only, of existing active users, with an expiry.
+  for (const token of tokens) {
+    const hash = String(token.PK).slice('TOKEN#'.length);
+    if (!/^[0-9a-f]{64}$/.test(hash)) problems.push(`token key is not a SHA-256: ${token.PK}`);
+    const owner = profileByName.get(String(token.username));
+    if (!owner || owner.is_active !== true) problems.push(`token of missing or inactive user ${token.username}`);
+    else if (Number(owner.id) !== Number(token.user_id)) problems.push(`token of ${token.username} with another user's id`);
+    if (typeof token.expires_at !== 'number') problems.push(`token without expires_at: ${token.PK}`);
+  }
+  const tokenKeys = new Set(tokens.map((token) => String(token.PK)));
+  for (const token of options.revokedTokens ?? []) if (tokenKeys.has(`TOKEN#${hashToken(token)}`)) problems.push('a revoked token is still stored');
+  for (const token of options.liveTokens ?? []) if (!tokenKeys.has(`TOKEN#${hashToken(token)}`)) problems.push('a live token is missing');
+  return problems;
+}
+
+/** Writes the figures of a run to test-results/reliability/<name>.json and prints them. */
+export function recordFigures(name: string, figures: Record<string, unknown>): void {
+  const dir = join(process.cwd(), 'test-results', 'reliability');
+  mkdirSync(dir, { recursive: true });
+  const text = JSON.stringify({ name, recordedAt: new Date().toISOString(), ...figures }, null, 2);
+  writeFileSync(join(dir, `${name}.json`), `${text}\n`);
+  console.info(`[figures] ${name}\n${text}`);
+}
+
+/** Median of a list of numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** A count per key. */
+export function tally(counts: Record<string, number>, key: string, by = 1): void {
+  counts[key] = (counts[key] ?? 0) + by;
+}

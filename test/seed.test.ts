@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TAGS, DEMO_USERS, demoPosts } from '../scripts/seed/content.ts';
+import { startApi, type ApiClient, type TestApi } from './support/api.ts';
+
+// `npm run seed`, run twice as the command it is against a fresh table and the local server:
+// the first run fills it, the second adds nothing and prints the same accounts.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
+
+let api: TestApi;
+const outputs: string[] = [];
+
+async function seedCommand(): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/seed.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, API_URL: api.url, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT, TABLE_NAME: api.table },
+    timeout: 120_000,
+  });
+  return stdout;
+}
+
+const accounts = (output: string) => output.slice(output.indexOf('Log in as'));
+
+beforeAll(async () => {
+  api = await startApi();
+  outputs.push(await seedCommand());
+  outputs.push(await seedCommand());
+}, 240_000);
+afterAll(() => api?.close());
+
+async function login(username: string, password: string): Promise<ApiClient> {
+  const response = await api.client().post('/login', { json: { username, password } });
+  expect(response.status, username).toBe(200);
+  return api.client(response.body.token);
+}
+
+describe('npm run seed', () => {
+  const posts = demoPosts();
+  const published = posts.filter((post) => post.publish);
+
+  it('reports what it created, then that a second run created nothing', () => {
+    expect(outputs[0]).toContain(`users   ${DEMO_USERS.length} (${DEMO_USERS.length} new)`);
+    expect(outputs[0]).toContain(`tags    ${DEMO_TAGS.length} (${DEMO_TAGS.length} new)`);
+    expect(outputs[0]).toContain('posts   100 (100 new)');
+    expect(outputs[1]).toContain(`users   ${DEMO_USERS.length} (0 new)`);
+    expect(outputs[1]).toContain(`tags    ${DEMO_TAGS.length} (0 new)`);
+    expect(outputs[1]).toContain('posts   100 (0 new)');
+    expect(outputs[1]).not.toContain('warning');
+  });
+
+  it('prints the same users and passwords on every run, and they log in', async () => {
+    expect(accounts(outputs[1]!)).toBe(accounts(outputs[0]!));
+    for (const user of DEMO_USERS) {
+      expect(outputs[0]).toMatch(new RegExp(`^  ${user.username} +${user.password}$`, 'm'));
+      await login(user.username, user.password);
+    }
+  });
+
+  it('leaves exactly the demo users, tags, posts, featured posts and visits after two runs', async () => {
+    const ada = await login(DEMO_USERS[0]!.username, DEMO_USERS[0]!.password);
+    const users = await ada.get('/users');
+    expect(users.body.map((user: { user: string }) => user.user).sort()).toEqual(DEMO_USERS.map((user) => user.username).sort());
+    const profile = users.body.find((user: { user: string }) => user.user === 'ada');
+    expect(profile).toMatchObject({ display_name: 'Ada L.', website: 'https://ada.example.com' });
+
+    const tags = await ada.get('/tags');
+    expect(tags.body.map((tag: { title: string }) => tag.title).sort()).toEqual(DEMO_TAGS.map((tag) => tag.title).sort());
+    const tagged = (title: string) => published.filter((post) => post.tags.includes(title)).length;
+    for (const tag of tags.body as { title: string; total_posts: number }[]) expect(tag.total_posts, tag.title).toBe(tagged(tag.title));
+
+    const list = await ada.get('/posts', { query: { page_size: '100' } });
+    expect(list.body).toHaveLength(published.length);
+    expect(list.headers.get('link')).toBeNull();
+    expect(list.body[0].title).toBe(published.at(-1)!.title); // newest first
+    expect(list.body[0].description).toMatch(/^## .+\n[\s\S]*```/); // Markdown
+    const visitors = (list.body as { total_visitors: number }[]).reduce((sum, post) => sum + post.total_visitors, 0);
+    expect(visitors).toBe(published.reduce((sum, post) => sum + post.visitors.length, 0));
+    expect(visitors).toBeGreaterThan(50);
+
+    const featured = await ada.get('/posts', { query: { sort: 'featured' } });
+    expect(featured.body.map((post: { title: string }) => post.title).sort()).toEqual(posts.filter((post) => post.featured).map((post) => post.title).sort());
+    expect(featured.body.length).toBeGreaterThan(5);
+
+    const views = await ada.get('/posts', { query: { sort: 'views', page_size: '1' } });
+    expect(views.body[0].total_visitors).toBe(Math.max(...published.map((post) => post.visitors.length)));
+  });
+
+  it('makes drafts that only their authors see', async () => {
+    const draft = posts.find((post) => !post.publish)!;
+    const author = DEMO_USERS.find((user) => user.username === draft.author)!;
+    const other = DEMO_USERS.find((user) => user.username !== draft.author)!;
+    const slug = draft.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '');
+    expect((await (await login(author.username, author.password)).get(`/posts/detail/${slug}`)).body).toMatchObject({ publish: false, author: draft.author });
+    expect((await (await login(other.username, other.password)).get(`/posts/detail/${slug}`)).status).toBe(404);
+  });
+});
