@@ -1,5 +1,7 @@
+import { freePort } from '../local/free-port.ts';
+
+export { freePort };
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { createUser } from '../../lib/accounts.ts';
 import { resetDb } from '../../lib/db/client.ts';
 import { startEmulator, type Emulator } from '../local/dynamodb-local.ts';
@@ -8,16 +10,6 @@ import { startServer, type RunningServer } from '../local/server.ts';
 
 // The benchmark's own stack: an in-memory DynamoDB Local and the local server in this process.
 
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 export interface BenchStack {
   emulator: Emulator;

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { freePort } from '../../scripts/local/free-port.ts';
 import type { TestProject } from 'vitest/node';
 import { startEmulator } from '../../scripts/local/dynamodb-local.ts';
 
@@ -10,16 +10,6 @@ declare module 'vitest' {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 export default async function setup(project: TestProject) {
   const emulator = await startEmulator({ port: await freePort() });
