@@ -1,5 +1,6 @@
 // Structured JSON log lines. Callers pass only what is safe to keep: never a header, a token,
-// a password or a request body.
+// a password or a request body. Lines go to the streams directly, not through console: in Lambda
+// console adds a text prefix, and CloudWatch then reads neither the JSON nor embedded metrics.
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -12,8 +13,7 @@ function threshold(): number {
 function write(level: Level, message: string, fields: Record<string, unknown>): void {
   if (ORDER[level] < threshold()) return;
   const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...fields });
-  if (level === 'error' || level === 'warn') console.error(line);
-  else console.log(line);
+  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
 export const log = {

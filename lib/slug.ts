@@ -1,18 +1,10 @@
-import slugifyLib from 'slugify';
+// What a slug may look like. Making one from a title is lib/slugify.ts (it carries the library's
+// character map, which read-only functions need not bundle).
 
 /** Longest slug base; leaves room for a `-N` suffix inside DynamoDB's key limits. */
 export const MAX_SLUG_LENGTH = 200;
 
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-/**
- * Lowercase ASCII words joined by single hyphens. Underscores separate words too, so every slug
- * this service makes also passes `isValidSlug`. May return '' (a title of only symbols).
- */
-export function slugify(text: string): string {
-  const slug = slugifyLib(text.replace(/_/g, ' '), { lower: true, strict: true, trim: true });
-  return slug.slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '');
-}
 
 export function isValidSlug(value: string): boolean {
   return value.length <= MAX_SLUG_LENGTH && SLUG_PATTERN.test(value);

@@ -3,10 +3,9 @@ import { INDEXES } from './db/table.ts';
 import { queryPage, type Page } from './db/query.ts';
 import { transactWrite, tx, type TxWrite } from './db/transact.ts';
 import type { Item } from './db/batch.ts';
-import { Conflict, ValidationError } from './errors.ts';
+import { Conflict } from './errors.ts';
 import { isoTimestamp } from './time.ts';
-import { couldBeSlug, isValidSlug, MAX_SLUG_LENGTH, slugify } from './slug.ts';
-import { check, type Input } from './validation.ts';
+import { couldBeSlug } from './slug.ts';
 import type { PageRequest } from './pagination.ts';
 
 export const TAG_TITLE_MAX_LENGTH = 100;
@@ -70,23 +69,4 @@ export function listTags(request: PageRequest, search?: string): Promise<Page> {
     },
     request,
   );
-}
-
-const SLUG_MESSAGE = 'Enter a valid "slug" consisting of lowercase letters, numbers and single hyphens.';
-
-/** The body of POST /tags: a title, and a slug that is derived from the title when absent or blank. */
-export function parseTagInput(input: Input): TagRef {
-  const { values, errors } = check(input, {
-    title: { type: 'string', required: true, maxLength: TAG_TITLE_MAX_LENGTH },
-    slug: { type: 'string', allowBlank: true, maxLength: MAX_SLUG_LENGTH },
-  });
-  const title = typeof values.title === 'string' ? values.title : '';
-  let slug = typeof values.slug === 'string' ? values.slug : '';
-  if (slug !== '' && !isValidSlug(slug)) errors.slug = [SLUG_MESSAGE];
-  if (slug === '' && title !== '' && !errors.slug) {
-    slug = slugify(title);
-    if (slug === '') errors.title = ['The title must contain at least one letter or digit to form a slug.'];
-  }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return { title, slug };
 }

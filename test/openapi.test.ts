@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_ASSETS, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '../lib/docs/swagger-ui.ts';
 import { openApiDocument } from '../lib/openapi/document.ts';
 import { PAGE_SIZES } from '../lib/pagination.ts';
-import { POST_LIMITS } from '../lib/posts/input.ts';
+import { POST_LIMITS } from '../lib/posts/limits.ts';
 import { API_PREFIX, ROUTES } from '../lib/routes.ts';
 import { TAG_TITLE_MAX_LENGTH } from '../lib/tags.ts';
 import { PROFILE_SPECS } from '../lib/users.ts';

@@ -1,8 +1,8 @@
 import { endpoint } from '../../lib/http/endpoint.ts';
 import { pagedResult } from '../../lib/http/paged.ts';
 import { PAGE_SIZES, parsePageRequest } from '../../lib/pagination.ts';
-import { listParams } from '../../lib/posts/list-params.ts';
-import { listPosts, parseSort } from '../../lib/posts/read.ts';
+import { listParams, parseSort } from '../../lib/posts/list-params.ts';
+import { listPosts } from '../../lib/posts/read.ts';
 import { postRecord, toPost } from '../../lib/posts/record.ts';
 
 /** GET /posts: published posts, sorted, searched, paged. */

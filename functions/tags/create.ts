@@ -1,6 +1,7 @@
 import { endpoint } from '../../lib/http/endpoint.ts';
 import { created } from '../../lib/http/respond.ts';
-import { createTag, parseTagInput, toTag } from '../../lib/tags.ts';
+import { parseTagInput } from '../../lib/tag-input.ts';
+import { createTag, toTag } from '../../lib/tags.ts';
 
 /** POST /tags: a new tag; 409 when its title or slug exists. */
 export const handler = endpoint(

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { RetryErrorInfo, RetryStrategyV2, RetryToken } from '@smithy/types';
+import type { Logger, RetryErrorInfo, RetryStrategyV2, RetryToken } from '@smithy/types';
 import { awsRegion, dynamodbEndpoint } from '../config.ts';
 import { describeError, log } from '../log.ts';
 import { backoffDelay, currentDeadline, fitsBudget, retryStats, transientKind } from '../retry.ts';
@@ -69,6 +69,14 @@ export const budgetRetryStrategy: RetryStrategyV2 = {
 };
 
 /**
+ * The SDK's logger middleware builds a filtered copy of every command's input and output for
+ * `logger.info` (and of the input for `logger.error`) even with its default no-op logger: it only
+ * checks that the method exists. A logger without them skips that work, a walk over every item
+ * read, on every call. Nothing is lost: the default logger writes nothing either.
+ */
+const sdkLogger = { trace() {}, debug() {}, warn() {} } as Partial<Logger> as Logger;
+
+/**
  * The one DynamoDB client of the process, created on first use and then reused across
  * invocations. With DYNAMODB_ENDPOINT set (DynamoDB Local) it signs with dummy credentials.
  */
@@ -77,6 +85,7 @@ export function dynamodb(): DynamoDBClient {
     const endpoint = dynamodbEndpoint();
     baseClient = new DynamoDBClient({
       region: awsRegion(),
+      logger: sdkLogger,
       retryStrategy: budgetRetryStrategy,
       requestHandler: {
         connectionTimeout: DEFAULT_CONNECTION_TIMEOUT_MS,

@@ -1,28 +1,15 @@
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { emptyUsage, withDynamoUsage } from '../db/usage.ts';
+import { log } from '../log.ts';
+import { publishMetrics } from './metrics.ts';
 
-// The request log: one structured JSON line per request (Powertools Logger) with its route,
+// The request log: one structured JSON line per request (lib/log.ts, at info) with its route,
 // status, latency and DynamoDB cost, and CloudWatch metrics in the embedded metric format
-// (Powertools Metrics) when running in Lambda, including a ColdStart metric. It records only
+// (lib/http/metrics.ts) when running in Lambda, including a ColdStart metric. It records only
 // what is listed in RequestRecord: never a header, a query string, a body, a token or a password.
 
 export const SERVICE_NAME = 'community-posts';
 export const METRICS_NAMESPACE = 'CommunityPosts';
-
-type PowertoolsLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
-const LEVELS: Record<string, PowertoolsLevel> = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', error: 'ERROR', silent: 'SILENT' };
-
-/** LOG_LEVEL as the project spells it (`debug`, `info`, `warn`, `error`, `silent`; any case). */
-export function powertoolsLogLevel(value: string | undefined = process.env.LOG_LEVEL): PowertoolsLevel {
-  return LEVELS[(value ?? '').trim().toLowerCase()] ?? 'INFO';
-}
-
-/** Powertools reads LOG_LEVEL only in upper case: it is given the level explicitly. */
-export const requestLogger = new Logger({ serviceName: SERVICE_NAME, logLevel: powertoolsLogLevel() });
-
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
 
 /** Everything one request's log line holds. */
 export interface RequestRecord {
@@ -62,17 +49,26 @@ function metricsEnabled(): boolean {
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
+/** A provisioned-concurrency instance starts before any request: its first request is warm. */
+function countsAsColdStart(record: RequestRecord): boolean {
+  return record.coldStart && process.env.AWS_LAMBDA_INITIALIZATION_TYPE !== 'provisioned-concurrency';
+}
+
 function publish(record: RequestRecord, functionName: string | undefined): void {
   if (listener) listener(record);
-  else requestLogger.info('request', { ...record });
+  else log.info('request', { service: SERVICE_NAME, ...record });
   if (!metricsEnabled()) return;
-  if (record.coldStart) metrics.captureColdStartMetric(functionName);
-  metrics.addMetric('Latency', MetricUnit.Milliseconds, record.latencyMs);
-  metrics.addMetric('DynamoDBCalls', MetricUnit.Count, record.dynamodbCalls);
-  metrics.addMetric('ConsumedReadCapacity', MetricUnit.Count, record.consumedCapacity.read);
-  metrics.addMetric('ConsumedWriteCapacity', MetricUnit.Count, record.consumedCapacity.write);
-  if (record.status >= 500) metrics.addMetric('ServerErrors', MetricUnit.Count, 1);
-  metrics.publishStoredMetrics();
+  if (countsAsColdStart(record)) {
+    const function_name = functionName ?? process.env.AWS_LAMBDA_FUNCTION_NAME ?? '';
+    publishMetrics(METRICS_NAMESPACE, { service: SERVICE_NAME, function_name }, [{ name: 'ColdStart', unit: 'Count', value: 1 }]);
+  }
+  publishMetrics(METRICS_NAMESPACE, { service: SERVICE_NAME }, [
+    { name: 'Latency', unit: 'Milliseconds', value: record.latencyMs },
+    { name: 'DynamoDBCalls', unit: 'Count', value: record.dynamodbCalls },
+    { name: 'ConsumedReadCapacity', unit: 'Count', value: record.consumedCapacity.read },
+    { name: 'ConsumedWriteCapacity', unit: 'Count', value: record.consumedCapacity.write },
+    ...(record.status >= 500 ? [{ name: 'ServerErrors', unit: 'Count' as const, value: 1 }] : []),
+  ]);
 }
 
 type Event = APIGatewayProxyEventV2;

@@ -1,7 +1,7 @@
 import { DOCS_ASSETS } from '../docs/swagger-ui.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../http/cors.ts';
 import { PAGE_SIZES } from '../pagination.ts';
-import { POST_SORTS } from '../posts/read.ts';
+import { POST_SORTS } from '../posts/list-params.ts';
 import { API_PREFIX, ROUTES, type Route } from '../routes.ts';
 import { PROFILE_FIELDS, USERNAME_MAX_LENGTH } from '../users.ts';
 import { BODY_LIMIT_BYTES, SCHEMAS, detail, fieldErrors, ref, type Schema } from './schemas.ts';

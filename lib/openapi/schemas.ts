@@ -1,5 +1,5 @@
 import { MAX_BODY_BYTES } from '../http/body.ts';
-import { POST_LIMITS } from '../posts/input.ts';
+import { POST_LIMITS } from '../posts/limits.ts';
 import { MAX_SLUG_LENGTH } from '../slug.ts';
 import { TAG_TITLE_MAX_LENGTH } from '../tags.ts';
 import { PROFILE_SPECS, USERNAME_MAX_LENGTH } from '../users.ts';

@@ -1,20 +1,8 @@
 import { ValidationError } from '../errors.ts';
-import { slugify } from '../slug.ts';
+import { slugify } from '../slugify.ts';
 import { TAG_TITLE_MAX_LENGTH } from '../tags.ts';
 import { check, MESSAGES, type Input } from '../validation.ts';
-
-export const POST_LIMITS = {
-  title: 200,
-  description: 50_000,
-  keywords: 500,
-  meta_description: 500,
-  tags: 20,
-  /**
-   * A post item holds the text twice (as written, and lower-cased for search) and must stay under
-   * DynamoDB's 400 KB: this bounds the description in bytes as well as in characters.
-   */
-  descriptionBytes: 150_000,
-} as const;
+import { POST_LIMITS } from './limits.ts';
 
 export interface PostInput {
   title?: string;

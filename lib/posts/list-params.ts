@@ -1,5 +1,13 @@
 import type { Input } from '../validation.ts';
 
+export const POST_SORTS = ['newest', 'featured', 'views', 'votes', 'active'] as const;
+export type PostSort = (typeof POST_SORTS)[number];
+
+/** `?sort=`: one of POST_SORTS; anything else lists the newest first. */
+export function parseSort(value: string | undefined): PostSort {
+  return (POST_SORTS as readonly string[]).includes(value ?? '') ? (value as PostSort) : 'newest';
+}
+
 const LIST_PARAMS = ['q', 'sort', 'page', 'page_size', 'cursor'] as const;
 
 /**

@@ -14,6 +14,7 @@ import type { ReadAsCaller } from '../auth.ts';
 import type { BatchResult } from '../db/batch.ts';
 import { isoTimestamp } from '../time.ts';
 import { couldBeSlug } from '../slug.ts';
+import type { PostSort } from './list-params.ts';
 import { isVisibleTo, postItem, postRecord, type PostRecord } from './record.ts';
 
 /** The post stored under `slug` in a batch read that included its key. */
@@ -62,9 +63,6 @@ export function viewPost(readAsCaller: ReadAsCaller, slug: string): Promise<Post
   });
 }
 
-export const POST_SORTS = ['newest', 'featured', 'views', 'votes', 'active'] as const;
-export type PostSort = (typeof POST_SORTS)[number];
-
 const SORT_INDEXES: Record<PostSort, { index: IndexName; partition: string }> = {
   newest: { index: 'lists', partition: listPartitions.posts },
   featured: { index: 'featured', partition: listPartitions.featured },
@@ -72,10 +70,6 @@ const SORT_INDEXES: Record<PostSort, { index: IndexName; partition: string }> = 
   votes: { index: 'votes', partition: listPartitions.posts },
   active: { index: 'active', partition: listPartitions.posts },
 };
-
-export function parseSort(value: string | undefined): PostSort {
-  return (POST_SORTS as readonly string[]).includes(value ?? '') ? (value as PostSort) : 'newest';
-}
 
 /** Published posts in the sort's order; `search` matches title, description, keywords, meta_description. */
 export function listPosts(request: PageRequest, sort: PostSort, search?: string): Promise<Page> {

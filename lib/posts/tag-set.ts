@@ -1,7 +1,7 @@
 import type { BatchResult } from '../db/batch.ts';
 import { keys, type Key } from '../db/keys.ts';
 import { candidateKeys, firstFreeSlug } from '../free-slug.ts';
-import { slugify } from '../slug.ts';
+import { slugify } from '../slugify.ts';
 import type { TagRef } from '../tags.ts';
 
 // How many slug candidates of a new tag are read up front; more are read only on collision.

@@ -1,4 +1,4 @@
 // Imported first by scripts/bench.ts, so that it runs before any module reads the environment
-// (the request logger reads LOG_LEVEL when it is loaded).
+// (the SDK reads its Node.js version warning switch when it is loaded).
 process.env.LOG_LEVEL ??= 'error';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

@@ -1,16 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { BatchGetCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../lib/db/client.ts';
 import { keys, type Key } from '../../lib/db/keys.ts';
 import { tableName } from '../../lib/config.ts';
+import { tokenKey } from '../../lib/tokens.ts';
 import { PROJECT_ROOT } from '../../infra/api-function.ts';
+import { API_PREFIX } from '../../lib/routes.ts';
+import { handler as tagDetail } from '../../functions/tags/detail.ts';
 import { freePort, type BenchStack } from './stack.ts';
 import { quantile, spread, type Spread } from './stats.ts';
 
 // Part 3: latency and throughput through the local server under autocannon, beside a bare
-// GetItem loop against the same emulator in the same run.
+// GetItem loop against the same emulator in the same run, and three more references that split
+// the difference: the detail's own read (a BatchGetItem of token and tag) as a bare loop, the
+// detail handler invoked in this process as Lambda invokes it (no HTTP), and the floor handler
+// (one GetItem) behind a minimal HTTP server. Every round runs every target in turn, so that a
+// slow moment of the machine falls on all of them alike.
 
 export interface LoadFigures {
   name: string;
@@ -25,104 +33,216 @@ export interface LoadSettings {
   rounds: number;
 }
 
-/** The API as `npm start` runs it, in its own process, on the bench's emulator and table. */
-async function startApiProcess(endpoint: string): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+export interface LoadResults {
+  targets: LoadFigures[];
+  /** Per round: detail p50 over HTTP / bare GetItem p50 of that round. */
+  detailRatio: Spread;
+  /** Per round: the detail handler invoked in-process, p50 / bare GetItem p50 of that round. */
+  handlerRatio: Spread;
+}
+
+export const TARGETS = {
+  bareGet: 'bare GetItem loop (no HTTP, no handler)',
+  bareBatch: 'bare BatchGetItem loop (token + tag: the detail read)',
+  handler: 'detail handler invoked in-process, as Lambda does (no HTTP)',
+  floorHttp: 'floor handler over HTTP (one GetItem, plain node:http)',
+  detail: 'GET /tags/detail/{slug}',
+} as const;
+
+interface Sample {
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+}
+
+const figures = (latencies: number[], seconds: number, errors: number): Sample => ({
+  p50: quantile(latencies, 0.5),
+  p99: quantile(latencies, 0.99),
+  rps: latencies.length / seconds,
+  errors,
+});
+
+/** A script of this project in its own `node` process, once it prints `readyText`. */
+async function startProcess(script: string, env: Record<string, string>, readyText: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      DYNAMODB_ENDPOINT: endpoint,
-      TABLE_NAME: tableName(),
-      PORT: String(port),
-      ACCESS_LOG: '0',
-      LOG_LEVEL: 'error',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
+    env: { ...process.env, ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((ready, fail) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('API ready')) ready();
+      if (output.includes(readyText)) ready();
     });
-    child.once('exit', (code) => fail(new Error(`API process exited with ${code}: ${output}`)));
+    child.once('exit', (code) => fail(new Error(`${script} exited with ${code}: ${output}`)));
   });
-  return { url: `http://127.0.0.1:${port}/api/v1`, child };
+  return child;
 }
 
-async function cannon(options: autocannon.Options): Promise<{ p50: number; p99: number; rps: number; errors: number }> {
-  const result = await autocannon(options);
-  const errors = result.errors + result.timeouts + result.non2xx;
-  return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors };
+/**
+ * autocannon's own percentiles are whole milliseconds, too coarse below a few ms: the latency of
+ * every 2xx answer is taken from its `response` event (hrtime, fractions of a ms) instead.
+ */
+function cannon(options: autocannon.Options): Promise<Sample> {
+  return new Promise((done, fail) => {
+    const latencies: number[] = [];
+    const instance = autocannon(options, (error: unknown, result: autocannon.Result) => {
+      if (error) fail(error instanceof Error ? error : new Error(String(error)));
+      else done(figures(latencies, Number(options.duration), result.errors + result.timeouts + result.non2xx));
+    });
+    instance.on('response', (_client, status, _bytes, ms) => {
+      if (status >= 200 && status < 300) latencies.push(ms);
+    });
+  });
 }
 
-/** `connections` loops of GetItem for `seconds`: what one DynamoDB read costs here. */
-async function bareGetItem(connections: number, seconds: number, key: Key) {
+/** `connections` loops of `call` for `seconds`, in this process. */
+async function loop(connections: number, seconds: number, call: () => Promise<unknown>): Promise<Sample> {
   const latencies: number[] = [];
   const deadline = performance.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: connections }, async () => {
       while (performance.now() < deadline) {
         const started = performance.now();
-        await db().send(new GetCommand({ TableName: tableName(), Key: key }));
+        await call();
         latencies.push(performance.now() - started);
       }
     }),
   );
-  return { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), rps: latencies.length / seconds, errors: 0 };
+  return figures(latencies, seconds, 0);
 }
 
-export async function measureLoad(stack: BenchStack, settings: LoadSettings): Promise<LoadFigures[]> {
+/** The event API Gateway sends for GET /tags/detail/{slug} with this token. */
+function detailEvent(slug: string, token: string): APIGatewayProxyEventV2 {
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey: `GET ${API_PREFIX}/tags/detail/{slug}`,
+    rawPath: `${API_PREFIX}/tags/detail/${slug}`,
+    rawQueryString: '',
+    headers: { authorization: `Token ${token}`, host: 'bench', 'x-forwarded-proto': 'http' },
+    pathParameters: { slug },
+    requestContext: {
+      accountId: 'bench',
+      apiId: 'bench',
+      domainName: 'bench',
+      domainPrefix: 'bench',
+      http: { method: 'GET', path: `${API_PREFIX}/tags/detail/${slug}`, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+      requestId: randomUUID(),
+      routeKey: `GET ${API_PREFIX}/tags/detail/{slug}`,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    isBase64Encoded: false,
+  };
+}
+
+async function invokeDetail(slug: string, token: string): Promise<void> {
+  const context = { functionName: 'bench-tags-detail', awsRequestId: randomUUID(), getRemainingTimeInMillis: () => 30_000 } as Context;
+  const result = await tagDetail(detailEvent(slug, token), context);
+  if (result.statusCode !== 200) throw new Error(`tag detail in-process: ${result.statusCode}`);
+}
+
+async function seedPosts(url: string, form: Record<string, string>): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    const body = new URLSearchParams({ title: `Seed ${i} ${randomUUID().slice(0, 6)}`, description: 'A post body of a typical short length. '.repeat(10), tags: 'Load test', publish: 'true' });
+    const response = await fetch(`${url}/posts`, { method: 'POST', headers: form, body: body.toString() });
+    if (response.status !== 201) throw new Error(`seeding posts: ${response.status}`);
+  }
+}
+
+export async function measureLoad(stack: BenchStack, settings: LoadSettings): Promise<LoadResults> {
   await stack.freshTable();
   const user = await stack.login();
   const headers = { Authorization: `Token ${user.token}` };
   const form = { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' };
   const tag = (await (await fetch(`${stack.server.url}/tags`, { method: 'POST', headers: form, body: 'title=Load+test' })).json()) as { slug: string };
-  for (let i = 0; i < 150; i++) {
-    const body = new URLSearchParams({ title: `Seed ${i} ${randomUUID().slice(0, 6)}`, description: 'A post body of a typical short length. '.repeat(10), tags: 'Load test', publish: 'true' });
-    await fetch(`${stack.server.url}/posts`, { method: 'POST', headers: form, body: body.toString() });
-  }
-  const api = await startApiProcess(stack.emulator.endpoint);
-  const rounds: Record<string, { p50: number; p99: number; rps: number }[]> = {};
-  const record = (name: string, figures: { p50: number; p99: number; rps: number; errors: number }) => {
-    if (figures.errors > 0) throw new Error(`${name}: ${figures.errors} failed requests under load`);
-    (rounds[name] ??= []).push(figures);
-  };
-  let counter = 0;
-  const common = { connections: settings.connections, duration: settings.seconds, headers };
+  await seedPosts(stack.server.url, form);
+  // The floor handler reads { PK: 'floor', SK: 'floor' }: a copy of the tag, so both read as much.
+  const tagItem = (await db().send(new GetCommand({ TableName: tableName(), Key: keys.tag(tag.slug) }))).Item!;
+  await db().send(new PutCommand({ TableName: tableName(), Item: { ...tagItem, PK: 'floor', SK: 'floor' } }));
+
+  const environment = { DYNAMODB_ENDPOINT: stack.emulator.endpoint, TABLE_NAME: tableName(), LOG_LEVEL: 'error' };
+  const apiPort = await freePort();
+  const floorPort = await freePort();
+  const children: ChildProcess[] = [];
   try {
-    for (let round = 0; round < settings.rounds; round++) {
-      record('bare GetItem loop (no HTTP, no handler)', await bareGetItem(settings.connections, settings.seconds, keys.tag(tag.slug)));
-      record(`GET /tags/detail/{slug}`, await cannon({ ...common, url: `${api.url}/tags/detail/${tag.slug}` }));
-      record('GET /posts (100 posts a page)', await cannon({ ...common, url: `${api.url}/posts` }));
-      record('GET /posts?page_size=10', await cannon({ ...common, url: `${api.url}/posts?page_size=10` }));
-      record(
+    children.push(await startProcess('scripts/start.ts', { ...environment, PORT: String(apiPort), ACCESS_LOG: '0' }, 'API ready'));
+    children.push(
+      await startProcess(
+        'scripts/bench/floor-server.ts',
+        {
+          ...environment,
+          PORT: String(floorPort),
+          AWS_ENDPOINT_URL_DYNAMODB: stack.emulator.endpoint,
+          AWS_REGION: 'us-east-1',
+          AWS_ACCESS_KEY_ID: 'local',
+          AWS_SECRET_ACCESS_KEY: 'local',
+        },
+        'floor ready',
+      ),
+    );
+    const api = `http://127.0.0.1:${apiPort}/api/v1`;
+    const { connections, seconds } = settings;
+    const common = (duration: number) => ({ connections, duration, headers });
+    const tagKey: Key = keys.tag(tag.slug);
+    let counter = 0;
+    const targets: [string, (seconds: number) => Promise<Sample>][] = [
+      [TARGETS.bareGet, (seconds) => loop(connections, seconds, () => db().send(new GetCommand({ TableName: tableName(), Key: tagKey })))],
+      [
+        TARGETS.bareBatch,
+        (seconds) => loop(connections, seconds, () => db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: [tokenKey(user.token), tagKey] } } }))),
+      ],
+      [TARGETS.handler, (seconds) => loop(connections, seconds, () => invokeDetail(tag.slug, user.token))],
+      [TARGETS.floorHttp, (seconds) => cannon({ ...common(seconds), url: `http://127.0.0.1:${floorPort}/` })],
+      [TARGETS.detail, (seconds) => cannon({ ...common(seconds), url: `${api}/tags/detail/${tag.slug}` })],
+      ['GET /posts (100 posts a page)', (seconds) => cannon({ ...common(seconds), url: `${api}/posts` })],
+      ['GET /posts?page_size=10', (seconds) => cannon({ ...common(seconds), url: `${api}/posts?page_size=10` })],
+      [
         'POST /posts',
-        await cannon({
-          ...common,
-          url: `${api.url}/posts`,
-          method: 'POST',
-          headers: form,
-          requests: [
-            {
-              setupRequest: (request) => ({
-                ...request,
-                body: new URLSearchParams({ title: `Load ${round} ${counter++} ${randomUUID().slice(0, 6)}`, description: 'Load body.', tags: 'Load test', publish: 'true' }).toString(),
-              }),
-            },
-          ],
-        }),
-      );
+        (seconds) =>
+          cannon({
+            ...common(seconds),
+            url: `${api}/posts`,
+            method: 'POST',
+            headers: form,
+            requests: [
+              {
+                setupRequest: (request) => ({
+                  ...request,
+                  body: new URLSearchParams({ title: `Load ${counter++} ${randomUUID().slice(0, 6)}`, description: 'Load body.', tags: 'Load test', publish: 'true' }).toString(),
+                }),
+              },
+            ],
+          }),
+      ],
+    ];
+    // One short warm-up of each target: JIT, connection pools, the handlers' first imports.
+    for (const [, run] of targets) await run(1);
+    const rounds = new Map<string, Sample[]>(targets.map(([name]) => [name, []]));
+    for (let round = 0; round < settings.rounds; round++) {
+      for (const [name, run] of targets) {
+        const sample = await run(seconds);
+        if (sample.errors > 0) throw new Error(`${name}: ${sample.errors} failed requests under load`);
+        rounds.get(name)!.push(sample);
+      }
     }
+    const bare = rounds.get(TARGETS.bareGet)!;
+    const ratio = (name: string) => spread(rounds.get(name)!.map((sample, i) => sample.p50 / bare[i]!.p50));
+    return {
+      targets: [...rounds].map(([name, list]) => ({
+        name,
+        p50: spread(list.map((r) => r.p50)),
+        p99: spread(list.map((r) => r.p99)),
+        rps: spread(list.map((r) => r.rps)),
+      })),
+      detailRatio: ratio(TARGETS.detail),
+      handlerRatio: ratio(TARGETS.handler),
+    };
   } finally {
-    api.child.kill('SIGTERM');
+    for (const child of children) child.kill('SIGTERM');
   }
-  return Object.entries(rounds).map(([name, list]) => ({
-    name,
-    p50: spread(list.map((r) => r.p50)),
-    p99: spread(list.map((r) => r.p99)),
-    rps: spread(list.map((r) => r.rps)),
-  }));
 }

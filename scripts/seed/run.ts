@@ -2,7 +2,7 @@ import { AccountError, createUser } from '../../lib/accounts.ts';
 import { tableName } from '../../lib/config.ts';
 import { getPost } from '../../lib/posts/read.ts';
 import { setFeatured } from '../../lib/posts/write.ts';
-import { slugify } from '../../lib/slug.ts';
+import { slugify } from '../../lib/slugify.ts';
 import { DEMO_TAGS, DEMO_USERS, demoPosts, type DemoPost } from './content.ts';
 
 // `npm run seed`: fills the running local stack with demo data. Accounts and featured flags have

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { couldBeSlug, isValidSlug, MAX_SLUG_LENGTH, slugCandidate, slugify } from '../../lib/slug.ts';
+import { couldBeSlug, isValidSlug, MAX_SLUG_LENGTH, slugCandidate } from '../../lib/slug.ts';
+import { slugify } from '../../lib/slugify.ts';
 
 describe('slugify', () => {
   it.each([

@@ -1,0 +1,14 @@
+// How long each post field may be: enforced by lib/posts/input.ts, published in the OpenAPI document.
+
+export const POST_LIMITS = {
+  title: 200,
+  description: 50_000,
+  keywords: 500,
+  meta_description: 500,
+  tags: 20,
+  /**
+   * A post item holds the text twice (as written, and lower-cased for search) and must stay under
+   * DynamoDB's 400 KB: this bounds the description in bytes as well as in characters.
+   */
+  descriptionBytes: 150_000,
+} as const;

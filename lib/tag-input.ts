@@ -1,0 +1,24 @@
+import { ValidationError } from './errors.ts';
+import { isValidSlug, MAX_SLUG_LENGTH } from './slug.ts';
+import { slugify } from './slugify.ts';
+import { TAG_TITLE_MAX_LENGTH, type TagRef } from './tags.ts';
+import { check, type Input } from './validation.ts';
+
+const SLUG_MESSAGE = 'Enter a valid "slug" consisting of lowercase letters, numbers and single hyphens.';
+
+/** The body of POST /tags: a title, and a slug that is derived from the title when absent or blank. */
+export function parseTagInput(input: Input): TagRef {
+  const { values, errors } = check(input, {
+    title: { type: 'string', required: true, maxLength: TAG_TITLE_MAX_LENGTH },
+    slug: { type: 'string', allowBlank: true, maxLength: MAX_SLUG_LENGTH },
+  });
+  const title = typeof values.title === 'string' ? values.title : '';
+  let slug = typeof values.slug === 'string' ? values.slug : '';
+  if (slug !== '' && !isValidSlug(slug)) errors.slug = [SLUG_MESSAGE];
+  if (slug === '' && title !== '' && !errors.slug) {
+    slug = slugify(title);
+    if (slug === '') errors.title = ['The title must contain at least one letter or digit to form a slug.'];
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return { title, slug };
+}
