@@ -18,7 +18,7 @@ const number = (name: string, fallback: number) => {
 
 async function main(): Promise<void> {
   const startedAt = new Date();
-  const loadSettings = { connections: number('BENCH_CONNECTIONS', 8), seconds: number('BENCH_SECONDS', 5), rounds: number('BENCH_ROUNDS', 3) };
+  const loadSettings = { connections: number('BENCH_CONNECTIONS', 8), seconds: number('BENCH_SECONDS', 4), rounds: number('BENCH_ROUNDS', 5) };
   const repeats = number('BENCH_REPEATS', 7);
   const importRuns = number('BENCH_IMPORT_RUNS', 21);
   const stack = await startBenchStack();

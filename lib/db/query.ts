@@ -60,7 +60,7 @@ async function skip(list: ListQuery, count: number): Promise<Record<string, stri
   let remaining = count;
   let startKey: Record<string, unknown> | undefined;
   for (;;) {
-    const limit = list.filter ? undefined : Math.min(remaining, 1000);
+    const limit = list.filter ? undefined : remaining;
     const response = await query(list, limit, startKey, true);
     for (const item of response.Items ?? []) {
       remaining -= 1;

@@ -1,22 +1,17 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchDelete } from '../db/batch.ts';
-import { db } from '../db/client.ts';
 import { keys, type Key } from '../db/keys.ts';
 import { transactWrite, tx, type TxWrite } from '../db/transact.ts';
-import { tableName } from '../config.ts';
-import { NotFound, PermissionDenied, ValidationError } from '../errors.ts';
+import { NotFound, ValidationError } from '../errors.ts';
 import { candidateKeys, firstFreeSlug } from '../free-slug.ts';
-import { describeError, log } from '../log.ts';
 import { withRetries } from '../retry.ts';
 import { couldBeSlug } from '../slug.ts';
 import { slugify } from '../slugify.ts';
 import { isoTimestamp } from '../time.ts';
-import type { Caller } from '../tokens.ts';
 import type { ReadAsCaller } from '../auth.ts';
 import type { Input } from '../validation.ts';
 import { counterWrites } from './counters.ts';
 import { parsePostInput, type PostInput } from './input.ts';
-import { getPost, newPostId, storedPost, visiblePost } from './read.ts';
+import { atVersion, ownedPost } from './ownership.ts';
+import { getPost, newPostId, storedPost } from './read.ts';
 import { postItem, type PostRecord } from './record.ts';
 import { resolveTags, tagKeys } from './tag-set.ts';
 
@@ -24,9 +19,6 @@ import { resolveTags, tagKeys } from './tag-set.ts';
 const POST_SLUG_WINDOW = 5;
 
 const absent = { expression: 'attribute_not_exists(PK)' };
-const atVersion = (version: number) => ({ expression: 'version = :v', values: { ':v': version } });
-
-const NOT_OWNER = 'You are not owner of this post!';
 
 export function createPost(readAsCaller: ReadAsCaller, body: Input): Promise<PostRecord> {
   const input = parsePostInput(body, { partial: false });
@@ -63,13 +55,6 @@ export function createPost(readAsCaller: ReadAsCaller, body: Input): Promise<Pos
     await transactWrite([{ write: tx.put(postItem(post), absent) }, ...counterWrites(post.author, null, post, tags.created)]);
     return post;
   });
-}
-
-/** The post at `slug` if the caller may change it: 404 when unseen, 403 when someone else's. */
-function ownedPost(stored: PostRecord | undefined, caller: Caller): PostRecord {
-  const post = visiblePost(stored, caller);
-  if (post.author !== caller.username) throw new PermissionDenied(NOT_OWNER);
-  return post;
 }
 
 export function updatePost(readAsCaller: ReadAsCaller, slug: string, body: Input): Promise<PostRecord> {
@@ -120,43 +105,6 @@ export function updatePost(readAsCaller: ReadAsCaller, slug: string, body: Input
     await transactWrite([...postWrites, ...counterWrites(before.author, before, after, tags?.created ?? [])]);
     return after;
   });
-}
-
-export async function deletePost(readAsCaller: ReadAsCaller, slug: string): Promise<void> {
-  if (!couldBeSlug(slug)) throw new NotFound();
-  const removed = await withRetries(async () => {
-    const { caller: who, read } = await readAsCaller([keys.post(slug)]);
-    const post = ownedPost(storedPost(read, slug), who);
-    await transactWrite([
-      { write: tx.delete(keys.post(post.slug), atVersion(post.version)) },
-      ...counterWrites(post.author, post, null, []),
-    ]);
-    return post;
-  });
-  // Only a post someone has viewed has visit items to remove.
-  if (removed.total_visitors > 0) await removeVisits(removed.id);
-}
-
-/** Visits of a deleted post are garbage (its id is never reused); failing to remove them is logged. */
-async function removeVisits(postId: string): Promise<void> {
-  try {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const response = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) },
-          ProjectionExpression: 'PK, SK',
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      );
-      await batchDelete((response.Items ?? []).map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
-      startKey = response.LastEvaluatedKey;
-    } while (startKey);
-  } catch (error) {
-    log.warn('visit cleanup failed', { postId, ...describeError(error) });
-  }
 }
 
 /** Sets is_featured (an administrator's action) and keeps the author's counter exact. */

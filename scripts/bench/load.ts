@@ -10,8 +10,9 @@ import { tokenKey } from '../../lib/tokens.ts';
 import { PROJECT_ROOT } from '../../infra/api-function.ts';
 import { API_PREFIX } from '../../lib/routes.ts';
 import { handler as tagDetail } from '../../functions/tags/detail.ts';
+import { ownCpuMs, processCpuMs } from './cpu.ts';
 import { freePort, type BenchStack } from './stack.ts';
-import { quantile, spread, type Spread } from './stats.ts';
+import { median, quantile, spread, type Spread } from './stats.ts';
 
 // Part 3: latency and throughput through the local server under autocannon, beside a bare
 // GetItem loop against the same emulator in the same run, and three more references that split
@@ -20,11 +21,21 @@ import { quantile, spread, type Spread } from './stats.ts';
 // (one GetItem) behind a minimal HTTP server. Every round runs every target in turn, so that a
 // slow moment of the machine falls on all of them alike.
 
+/** CPU ms per request, median over the rounds, of each process that works on it. */
+export interface CpuPerRequest {
+  /** This process: the load tool, or the bare loop or in-process handler itself. */
+  bench: number;
+  /** The HTTP server's process (the API or the floor server); NaN when there is none. */
+  server: number;
+  dynamodbLocal: number;
+}
+
 export interface LoadFigures {
   name: string;
   p50: Spread;
   p99: Spread;
   rps: Spread;
+  cpu: CpuPerRequest;
 }
 
 export interface LoadSettings {
@@ -53,6 +64,7 @@ interface Sample {
   p50: number;
   p99: number;
   rps: number;
+  count: number;
   errors: number;
 }
 
@@ -60,8 +72,30 @@ const figures = (latencies: number[], seconds: number, errors: number): Sample =
   p50: quantile(latencies, 0.5),
   p99: quantile(latencies, 0.99),
   rps: latencies.length / seconds,
+  count: latencies.length,
   errors,
 });
+
+interface Target {
+  name: string;
+  /** The HTTP server process the target's requests go to, if any. */
+  server?: ChildProcess;
+  run(seconds: number): Promise<Sample>;
+}
+
+interface Measured extends Sample {
+  cpu: CpuPerRequest;
+}
+
+/** One run of a target, with the CPU each process spent on it per request. */
+async function measure(target: Target, seconds: number, dynamodbLocalPid: number | undefined): Promise<Measured> {
+  const cpuNow = () => ({ bench: ownCpuMs(), server: processCpuMs(target.server?.pid), dynamodbLocal: processCpuMs(dynamodbLocalPid) });
+  const before = cpuNow();
+  const sample = await target.run(seconds);
+  const after = cpuNow();
+  const per = (key: keyof CpuPerRequest) => (after[key] - before[key]) / sample.count;
+  return { ...sample, cpu: { bench: per('bench'), server: per('server'), dynamodbLocal: per('dynamodbLocal') } };
+}
 
 /** A script of this project in its own `node` process, once it prints `readyText`. */
 async function startProcess(script: string, env: Record<string, string>, readyText: string): Promise<ChildProcess> {
@@ -170,40 +204,41 @@ export async function measureLoad(stack: BenchStack, settings: LoadSettings): Pr
   const floorPort = await freePort();
   const children: ChildProcess[] = [];
   try {
-    children.push(await startProcess('scripts/start.ts', { ...environment, PORT: String(apiPort), ACCESS_LOG: '0' }, 'API ready'));
-    children.push(
-      await startProcess(
-        'scripts/bench/floor-server.ts',
-        {
-          ...environment,
-          PORT: String(floorPort),
-          AWS_ENDPOINT_URL_DYNAMODB: stack.emulator.endpoint,
-          AWS_REGION: 'us-east-1',
-          AWS_ACCESS_KEY_ID: 'local',
-          AWS_SECRET_ACCESS_KEY: 'local',
-        },
-        'floor ready',
-      ),
+    const apiServer = await startProcess('scripts/start.ts', { ...environment, PORT: String(apiPort), ACCESS_LOG: '0' }, 'API ready');
+    children.push(apiServer);
+    const floorServer = await startProcess(
+      'scripts/bench/floor-server.ts',
+      {
+        ...environment,
+        PORT: String(floorPort),
+        AWS_ENDPOINT_URL_DYNAMODB: stack.emulator.endpoint,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+      },
+      'floor ready',
     );
+    children.push(floorServer);
     const api = `http://127.0.0.1:${apiPort}/api/v1`;
-    const { connections, seconds } = settings;
+    const { connections } = settings;
     const common = (duration: number) => ({ connections, duration, headers });
     const tagKey: Key = keys.tag(tag.slug);
     let counter = 0;
-    const targets: [string, (seconds: number) => Promise<Sample>][] = [
-      [TARGETS.bareGet, (seconds) => loop(connections, seconds, () => db().send(new GetCommand({ TableName: tableName(), Key: tagKey })))],
-      [
-        TARGETS.bareBatch,
-        (seconds) => loop(connections, seconds, () => db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: [tokenKey(user.token), tagKey] } } }))),
-      ],
-      [TARGETS.handler, (seconds) => loop(connections, seconds, () => invokeDetail(tag.slug, user.token))],
-      [TARGETS.floorHttp, (seconds) => cannon({ ...common(seconds), url: `http://127.0.0.1:${floorPort}/` })],
-      [TARGETS.detail, (seconds) => cannon({ ...common(seconds), url: `${api}/tags/detail/${tag.slug}` })],
-      ['GET /posts (100 posts a page)', (seconds) => cannon({ ...common(seconds), url: `${api}/posts` })],
-      ['GET /posts?page_size=10', (seconds) => cannon({ ...common(seconds), url: `${api}/posts?page_size=10` })],
-      [
-        'POST /posts',
-        (seconds) =>
+    const targets: Target[] = [
+      { name: TARGETS.bareGet, run: (seconds) => loop(connections, seconds, () => db().send(new GetCommand({ TableName: tableName(), Key: tagKey }))) },
+      {
+        name: TARGETS.bareBatch,
+        run: (seconds) => loop(connections, seconds, () => db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: [tokenKey(user.token), tagKey] } } }))),
+      },
+      { name: TARGETS.handler, run: (seconds) => loop(connections, seconds, () => invokeDetail(tag.slug, user.token)) },
+      { name: TARGETS.floorHttp, server: floorServer, run: (seconds) => cannon({ ...common(seconds), url: `http://127.0.0.1:${floorPort}/` }) },
+      { name: TARGETS.detail, server: apiServer, run: (seconds) => cannon({ ...common(seconds), url: `${api}/tags/detail/${tag.slug}` }) },
+      { name: 'GET /posts (100 posts a page)', server: apiServer, run: (seconds) => cannon({ ...common(seconds), url: `${api}/posts` }) },
+      { name: 'GET /posts?page_size=10', server: apiServer, run: (seconds) => cannon({ ...common(seconds), url: `${api}/posts?page_size=10` }) },
+      {
+        name: 'POST /posts',
+        server: apiServer,
+        run: (seconds) =>
           cannon({
             ...common(seconds),
             url: `${api}/posts`,
@@ -218,26 +253,28 @@ export async function measureLoad(stack: BenchStack, settings: LoadSettings): Pr
               },
             ],
           }),
-      ],
+      },
     ];
     // One short warm-up of each target: JIT, connection pools, the handlers' first imports.
-    for (const [, run] of targets) await run(1);
-    const rounds = new Map<string, Sample[]>(targets.map(([name]) => [name, []]));
+    for (const target of targets) await target.run(1);
+    const rounds = new Map<string, Measured[]>(targets.map((target) => [target.name, []]));
     for (let round = 0; round < settings.rounds; round++) {
-      for (const [name, run] of targets) {
-        const sample = await run(seconds);
-        if (sample.errors > 0) throw new Error(`${name}: ${sample.errors} failed requests under load`);
-        rounds.get(name)!.push(sample);
+      for (const target of targets) {
+        const sample = await measure(target, settings.seconds, stack.emulator.process.pid);
+        if (sample.errors > 0) throw new Error(`${target.name}: ${sample.errors} failed requests under load`);
+        rounds.get(target.name)!.push(sample);
       }
     }
     const bare = rounds.get(TARGETS.bareGet)!;
     const ratio = (name: string) => spread(rounds.get(name)!.map((sample, i) => sample.p50 / bare[i]!.p50));
+    const medianOf = (list: Measured[], key: keyof CpuPerRequest) => median(list.map((sample) => sample.cpu[key]));
     return {
       targets: [...rounds].map(([name, list]) => ({
         name,
         p50: spread(list.map((r) => r.p50)),
         p99: spread(list.map((r) => r.p99)),
         rps: spread(list.map((r) => r.rps)),
+        cpu: { bench: medianOf(list, 'bench'), server: medianOf(list, 'server'), dynamodbLocal: medianOf(list, 'dynamodbLocal') },
       })),
       detailRatio: ratio(TARGETS.detail),
       handlerRatio: ratio(TARGETS.handler),

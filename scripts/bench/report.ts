@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import type { BundleFigures } from './bundles.ts';
-import { TARGETS, type LoadResults } from './load.ts';
+import { TARGETS, type LoadFigures, type LoadResults } from './load.ts';
 import type { OperationUsage } from './operations.ts';
 import type { RequestFigures } from './paging.ts';
 import { fixed, formatSpread } from './stats.ts';
@@ -61,9 +61,18 @@ export function renderReport(r: BenchResults): string {
     'Each cell is min / median / max over the rounds; each round runs every target in turn. The API runs in its own process as `npm start` runs it; autocannon and the bare loops run in the bench process. Latencies are per request, in fractions of a millisecond.',
     '',
   );
-  push('| target | p50 ms | p99 ms | requests/s |', '|---|---|---|---|');
-  for (const l of r.load.targets) push(`| ${l.name} | ${formatSpread(l.p50)} | ${formatSpread(l.p99)} | ${formatSpread(l.rps, 0)} |`);
-  const p50 = (name: string) => r.load.targets.find((l) => l.name === name)?.p50.median ?? Number.NaN;
+  push('| target | p50 ms | p99 ms | requests/s | CPU ms per request: bench / server / DynamoDB Local = total |', '|---|---|---|---|---|');
+  const cpuTotal = (cpu: LoadFigures['cpu']) => cpu.bench + (Number.isNaN(cpu.server) ? 0 : cpu.server) + cpu.dynamodbLocal;
+  for (const l of r.load.targets) {
+    const cpu = `${fixed(l.cpu.bench, 3)} / ${Number.isNaN(l.cpu.server) ? '–' : fixed(l.cpu.server, 3)} / ${fixed(l.cpu.dynamodbLocal, 3)} = ${fixed(cpuTotal(l.cpu), 3)}`;
+    push(`| ${l.name} | ${formatSpread(l.p50)} | ${formatSpread(l.p99)} | ${formatSpread(l.rps, 0)} | ${cpu} |`);
+  }
+  const target = (name: string) => r.load.targets.find((l) => l.name === name);
+  const p50 = (name: string) => target(name)?.p50.median ?? Number.NaN;
+  const cpuOf = (name: string) => {
+    const found = target(name);
+    return found ? cpuTotal(found.cpu) : Number.NaN;
+  };
   const [get, batch, handler, floorHttp, detail] = [TARGETS.bareGet, TARGETS.bareBatch, TARGETS.handler, TARGETS.floorHttp, TARGETS.detail].map(p50) as [number, number, number, number, number];
   push('', `Detail p50 over HTTP / bare GetItem p50, per round (min / median / max): ${formatSpread(r.load.detailRatio)}× (goal ≤ 1.5×).`, '');
   push(`Detail handler invoked in-process (what runs in Lambda) p50 / bare GetItem p50, per round: ${formatSpread(r.load.handlerRatio)}×.`, '');
@@ -73,6 +82,13 @@ export function renderReport(r: BenchResults): string {
       `the handler's own work (in-process handler − bare BatchGetItem) ${fixed(handler - batch)} ms; ` +
       `the HTTP hop to another process and back (floor over HTTP − bare GetItem) ${fixed(floorHttp - get)} ms; ` +
       `the rest (the local server's API Gateway emulation, and the API process's share of the 2 cores) ${fixed(detail - handler - (floorHttp - get))} ms.`,
+  );
+  push(
+    '',
+    `CPU per request, all processes together (last column): the detail over HTTP ${fixed(cpuOf(TARGETS.detail), 3)} ms, ` +
+      `the floor over HTTP ${fixed(cpuOf(TARGETS.floorHttp), 3)} ms, the bare GetItem ${fixed(cpuOf(TARGETS.bareGet), 3)} ms ` +
+      `(${fixed(cpuOf(TARGETS.detail) / cpuOf(TARGETS.bareGet))}× the bare GetItem). When the connections keep the machine's cores busy, ` +
+      'waiting for a core is part of every latency, and the p50 ratio follows this CPU ratio rather than the length of the code path.',
   );
   push('');
 

@@ -10,7 +10,7 @@ import { rawRequest } from '../reliability/raw-http.ts';
 // bodies, tokens in Authorization headers, a malformed body holding a password) and the code
 // paths that log the most (a DynamoDB retry at debug, a 503 at warn, an unexpected error with its
 // stack at error), everything the process prints is captured — console methods and the raw
-// stdout/stderr streams, so a logger that writes to the streams directly (Powertools) is caught
+// stdout/stderr streams, so lines written to the streams directly (lib/log.ts, the metrics) are caught
 // too. No line may hold a password, a password hash, a token or an Authorization header, and every
 // line must be a JSON object.
 
