@@ -55,12 +55,16 @@ async function query(list: ListQuery, limit: number | undefined, startKey: Recor
   );
 }
 
+// Limit is a 32-bit integer, and a page number may ask to skip billions of items. Every item of
+// an index is over 100 bytes, so a call stops at DynamoDB's 1 MB before it reads this many.
+const SKIP_PER_CALL = 10_000;
+
 /** The key of the `count`-th matching item: where page N starts when reached by number. */
 async function skip(list: ListQuery, count: number): Promise<Record<string, string>> {
   let remaining = count;
   let startKey: Record<string, unknown> | undefined;
   for (;;) {
-    const limit = list.filter ? undefined : remaining;
+    const limit = list.filter ? undefined : Math.min(remaining, SKIP_PER_CALL);
     const response = await query(list, limit, startKey, true);
     for (const item of response.Items ?? []) {
       remaining -= 1;
