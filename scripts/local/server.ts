@@ -122,10 +122,8 @@ function lambdaContext(name: string, requestId: string): Context {
 }
 
 function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
-  // A text body stays a string: Node then sends it with the headers in one write.
-  const body = result.body === undefined ? undefined : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
-  const length = body === undefined ? undefined : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  response.writeHead(result.statusCode ?? 200, { ...result.headers, ...(length !== undefined ? { 'Content-Length': length } : {}) } as Record<string, string | number>);
+  const body = result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  response.writeHead(result.statusCode ?? 200, { ...result.headers, ...(body ? { 'Content-Length': body.length } : {}) } as Record<string, string | number>);
   response.end(body);
 }
 
