@@ -27,23 +27,30 @@ export const emptyUsage = (): DynamoUsage => ({ calls: 0, readUnits: 0, writeUni
 const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 
-interface Capacity {
+/** One `ConsumedCapacity` entry of a DynamoDB answer. */
+export interface Capacity {
   CapacityUnits?: number;
   ReadCapacityUnits?: number;
   WriteCapacityUnits?: number;
 }
 
-function addCapacity(usage: DynamoUsage, operation: string, consumed: Capacity | Capacity[] | undefined): void {
+/**
+ * The read and write units of an answer's `ConsumedCapacity`: split as DynamoDB reports them, or,
+ * when it reports one total, counted as the operation's kind.
+ */
+export function capacityUnits(operation: string, consumed: Capacity | Capacity[] | undefined): { read: number; write: number } {
+  const units = { read: 0, write: 0 };
   for (const entry of consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed]) {
     if (entry.ReadCapacityUnits !== undefined || entry.WriteCapacityUnits !== undefined) {
-      usage.readUnits += entry.ReadCapacityUnits ?? 0;
-      usage.writeUnits += entry.WriteCapacityUnits ?? 0;
+      units.read += entry.ReadCapacityUnits ?? 0;
+      units.write += entry.WriteCapacityUnits ?? 0;
     } else if (WRITES.has(operation)) {
-      usage.writeUnits += entry.CapacityUnits ?? 0;
+      units.write += entry.CapacityUnits ?? 0;
     } else {
-      usage.readUnits += entry.CapacityUnits ?? 0;
+      units.read += entry.CapacityUnits ?? 0;
     }
   }
+  return units;
 }
 
 export const USAGE_MIDDLEWARE = 'communityPostsRequestUsage';
@@ -59,7 +66,9 @@ export function trackDynamoUsage(client: DynamoDBClient): void {
       const input = args.input as Record<string, unknown>;
       const ask = (READS.has(operation) || WRITES.has(operation)) && input.ReturnConsumedCapacity === undefined;
       const result = await next(ask ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } } : args);
-      addCapacity(usage, operation, (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity);
+      const units = capacityUnits(operation, (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity);
+      usage.readUnits += units.read;
+      usage.writeUnits += units.write;
       return result;
     },
     { step: 'initialize', name: USAGE_MIDDLEWARE, override: true },

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { BatchGetCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../../lib/db/client.ts';
 import { keys, type Key } from '../../lib/db/keys.ts';
@@ -10,6 +9,7 @@ import { tokenKey } from '../../lib/tokens.ts';
 import { PROJECT_ROOT } from '../../infra/api-function.ts';
 import { API_PREFIX } from '../../lib/routes.ts';
 import { handler as tagDetail } from '../../functions/tags/detail.ts';
+import { gatewayEvent, lambdaContext } from '../local/gateway-event.ts';
 import { ownCpuMs, processCpuMs } from './cpu.ts';
 import { freePort, type BenchStack } from './stack.ts';
 import { median, quantile, spread, type Spread } from './stats.ts';
@@ -148,35 +148,18 @@ async function loop(connections: number, seconds: number, call: () => Promise<un
   return figures(latencies, seconds, 0);
 }
 
-/** The event API Gateway sends for GET /tags/detail/{slug} with this token. */
-function detailEvent(slug: string, token: string): APIGatewayProxyEventV2 {
-  const now = new Date();
-  return {
-    version: '2.0',
-    routeKey: `GET ${API_PREFIX}/tags/detail/{slug}`,
-    rawPath: `${API_PREFIX}/tags/detail/${slug}`,
-    rawQueryString: '',
-    headers: { authorization: `Token ${token}`, host: 'bench', 'x-forwarded-proto': 'http' },
-    pathParameters: { slug },
-    requestContext: {
-      accountId: 'bench',
-      apiId: 'bench',
-      domainName: 'bench',
-      domainPrefix: 'bench',
-      http: { method: 'GET', path: `${API_PREFIX}/tags/detail/${slug}`, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId: randomUUID(),
-      routeKey: `GET ${API_PREFIX}/tags/detail/{slug}`,
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
-    },
-    isBase64Encoded: false,
-  };
-}
-
+/** GET /tags/detail/{slug} as API Gateway and Lambda hand it to the function (as `npm start` does). */
 async function invokeDetail(slug: string, token: string): Promise<void> {
-  const context = { functionName: 'bench-tags-detail', awsRequestId: randomUUID(), getRemainingTimeInMillis: () => 30_000 } as Context;
-  const result = await tagDetail(detailEvent(slug, token), context);
+  const routeKey = `GET ${API_PREFIX}/tags/detail/{slug}`;
+  const event = gatewayEvent({
+    method: 'GET',
+    routeKey,
+    rawPath: `${API_PREFIX}/tags/detail/${slug}`,
+    rawQuery: '',
+    headers: { authorization: `Token ${token}`, host: '127.0.0.1' },
+    params: { slug },
+  });
+  const result = await tagDetail(event, lambdaContext('tags-detail', event.requestContext.requestId));
   if (result.statusCode !== 200) throw new Error(`tag detail in-process: ${result.statusCode}`);
 }
 

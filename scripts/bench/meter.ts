@@ -1,8 +1,10 @@
 import { dynamodb } from '../../lib/db/client.ts';
+import { capacityUnits, type Capacity } from '../../lib/db/usage.ts';
 
 // Meters the DynamoDB calls of this process on the one client every handler uses: calls by
-// operation (one per command sent, whatever the SDK retries) and, when asked, the consumed
-// capacity DynamoDB reports (the meter sets ReturnConsumedCapacity=TOTAL on every call).
+// operation (one per command sent, whatever the SDK retries) and the consumed capacity DynamoDB
+// reports. Inside a request the client's usage middleware (lib/db/usage.ts) has already asked for
+// it (ReturnConsumedCapacity=TOTAL on every read and write).
 
 export interface Usage {
   calls: Record<string, number>;
@@ -19,15 +21,7 @@ export interface Meter {
   detach(): void;
 }
 
-interface CapacityEntry {
-  CapacityUnits?: number;
-  ReadCapacityUnits?: number;
-  WriteCapacityUnits?: number;
-}
-
-const WRITE_OPERATIONS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
-
-export function attachMeter(options: { capacity: boolean }): Meter {
+export function attachMeter(): Meter {
   const calls = new Map<string, number>();
   let rcu = 0;
   let wcu = 0;
@@ -36,21 +30,10 @@ export function attachMeter(options: { capacity: boolean }): Meter {
     (next, context) => async (args) => {
       const operation = String(context.commandName ?? 'unknown').replace(/Command$/, '');
       calls.set(operation, (calls.get(operation) ?? 0) + 1);
-      const input = args.input as Record<string, unknown>;
-      if (options.capacity && !('ReturnConsumedCapacity' in input) && operation !== 'DescribeTable') input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
-      const consumed = (result.output as { ConsumedCapacity?: CapacityEntry | CapacityEntry[] }).ConsumedCapacity;
-      for (const entry of consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed]) {
-        const split = entry.ReadCapacityUnits !== undefined || entry.WriteCapacityUnits !== undefined;
-        if (split) {
-          rcu += entry.ReadCapacityUnits ?? 0;
-          wcu += entry.WriteCapacityUnits ?? 0;
-        } else if (WRITE_OPERATIONS.has(operation)) {
-          wcu += entry.CapacityUnits ?? 0;
-        } else {
-          rcu += entry.CapacityUnits ?? 0;
-        }
-      }
+      const units = capacityUnits(operation, (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity);
+      rcu += units.read;
+      wcu += units.write;
       return result;
     },
     { step: 'initialize', name },

@@ -38,7 +38,7 @@ export async function measureOperations(stack: BenchStack): Promise<OperationUsa
   const tagSlug = ((await (await send('/tags')).json()) as { slug: string }[])[0]!.slug;
   const detailSlug = ((await (await send('/posts')).json()) as { slug: string }[])[0]!.slug;
 
-  const meter = attachMeter({ capacity: true });
+  const meter = attachMeter();
   const results: OperationUsage[] = [];
   const measure = async (operation: string, request: () => Promise<Response>) => {
     let status = 0;

@@ -70,7 +70,7 @@ async function timed(url: string, token: string): Promise<{ ms: number; items: n
 
 /** Calls and capacity of one request (metered once), latency over `repeats` runs. */
 async function measureRequest(name: string, posts: number, url: string, token: string, repeats: number): Promise<RequestFigures> {
-  const meter = attachMeter({ capacity: true });
+  const meter = attachMeter();
   let items = 0;
   let usage: Usage;
   try {

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { onRequestLogged, type RequestRecord } from '../../lib/http/access-log.ts';
 import { preflightHeaders } from '../../lib/http/cors.ts';
 import { API_PREFIX, FALLBACK_HANDLER, matchRoute } from '../../lib/routes.ts';
+import { gatewayEvent, lambdaContext } from './gateway-event.ts';
 
 // Serves the Lambda handlers over HTTP the way API Gateway HTTP API (payload v2) does: each
 // request becomes the event API Gateway would send, and the handler's result becomes the answer.
@@ -25,8 +25,6 @@ function loadHandler(name: string): Promise<LambdaHandler> {
   }
   return loaded;
 }
-
-const TEXT_TYPES = /^(application\/(.+\+)?json|application\/x-www-form-urlencoded|text\/)/i;
 
 function decodePath(path: string): string {
   try {
@@ -57,68 +55,18 @@ function toEvent(request: IncomingMessage, body: Buffer, routeKey: string, rawPa
     if (name === 'cookie') cookies = value.flatMap((line) => line.split(/;\s*/));
     else headers[name] = value.join(',');
   }
-  headers['x-forwarded-proto'] ??= 'http';
-  const query: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(rawQuery)) query[name] = name in query ? `${query[name]},${value}` : value;
-  const contentType = headers['content-type'] ?? '';
-  const text = body.length > 0 && TEXT_TYPES.test(contentType) && isUtf8(body);
-  const now = new Date();
-  return {
-    version: '2.0',
+  return gatewayEvent({
+    method: request.method ?? 'GET',
     routeKey,
     rawPath,
-    rawQueryString: rawQuery,
-    ...(cookies ? { cookies } : {}),
+    rawQuery,
     headers,
-    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-    ...(params ? { pathParameters: params } : {}),
-    requestContext: {
-      accountId: 'local',
-      apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
-      http: {
-        method: request.method ?? 'GET',
-        path: rawPath,
-        protocol: `HTTP/${request.httpVersion}`,
-        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
-        userAgent: headers['user-agent'] ?? '',
-      },
-      requestId: randomUUID(),
-      routeKey,
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
-    },
-    ...(body.length > 0 ? { body: text ? body.toString('utf8') : body.toString('base64'), isBase64Encoded: !text } : { isBase64Encoded: false }),
-  };
-}
-
-function isUtf8(buffer: Buffer): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(buffer);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function lambdaContext(name: string, requestId: string): Context {
-  const deadline = Date.now() + 30_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: name,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${name}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+    ...(cookies ? { cookies } : {}),
+    ...(params ? { params } : {}),
+    body,
+    protocol: `HTTP/${request.httpVersion}`,
+    sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+  });
 }
 
 function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {

@@ -1,7 +1,7 @@
 import { attachMeter } from '../../scripts/bench/meter.ts';
 
 // Counts the DynamoDB calls of the in-process local server, by operation (GetItem, Query, ...):
-// the same meter the benchmark uses, without asking for consumed capacity.
+// the same meter the benchmark uses.
 
 export interface CallCounter {
   /** Runs `action` and returns the calls it made, by operation. */
@@ -10,7 +10,7 @@ export interface CallCounter {
 }
 
 export function countDynamoDbCalls(): CallCounter {
-  const meter = attachMeter({ capacity: false });
+  const meter = attachMeter();
   return {
     measure: async (action) => (await meter.measure(action)).calls,
     detach: () => meter.detach(),

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+
+// What API Gateway HTTP API (payload v2) hands a function, and the context Lambda adds: built
+// from the parts of a request, for the local server and for the benchmark's in-process calls.
+
+const TEXT_TYPES = /^(application\/(.+\+)?json|application\/x-www-form-urlencoded|text\/)/i;
+
+export interface RequestParts {
+  method: string;
+  /** `GET /api/v1/posts/detail/{slug}`, or `$default`. */
+  routeKey: string;
+  rawPath: string;
+  rawQuery: string;
+  /** Lower-case names; repeated headers joined with commas, as API Gateway joins them. */
+  headers: Record<string, string>;
+  cookies?: string[];
+  params?: Record<string, string>;
+  body?: Buffer;
+  protocol?: string;
+  sourceIp?: string;
+}
+
+function isUtf8(buffer: Buffer): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(buffer);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function gatewayEvent(parts: RequestParts): APIGatewayProxyEventV2 {
+  const headers = { ...parts.headers };
+  headers['x-forwarded-proto'] ??= 'http';
+  const query: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(parts.rawQuery)) query[name] = name in query ? `${query[name]},${value}` : value;
+  const body = parts.body ?? Buffer.alloc(0);
+  const text = body.length > 0 && TEXT_TYPES.test(headers['content-type'] ?? '') && isUtf8(body);
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey: parts.routeKey,
+    rawPath: parts.rawPath,
+    rawQueryString: parts.rawQuery,
+    ...(parts.cookies ? { cookies: parts.cookies } : {}),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(parts.params ? { pathParameters: parts.params } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
+      http: {
+        method: parts.method,
+        path: parts.rawPath,
+        protocol: parts.protocol ?? 'HTTP/1.1',
+        sourceIp: parts.sourceIp ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: parts.routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length > 0 ? { body: text ? body.toString('utf8') : body.toString('base64'), isBase64Encoded: !text } : { isBase64Encoded: false }),
+  };
+}
+
+export function lambdaContext(name: string, requestId: string): Context {
+  const deadline = Date.now() + 30_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
