@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFeatured } from '../lib/posts/write.ts';
-import { startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from './support/api.ts';
+import { createPost, startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from './support/api.ts';
 
 // GET /posts: published posts only, sorted, searched and paged, over HTTP against DynamoDB Local.
 // The table is shared by every test of this file; each test gives its posts a word of its own and
@@ -23,11 +23,8 @@ afterAll(() => api?.close());
 /** A lowercase word no other test uses. */
 const word = (prefix = 'w') => unique(prefix);
 
-async function create(client: ApiClient, form: Record<string, string>) {
-  const response = await client.post('/posts', { form: { description: 'body', publish: 'true', ...form } });
-  expect(response.status, response.text).toBe(201);
-  return response.body;
-}
+/** A published post with a short body. */
+const create = (client: ApiClient, form: Record<string, string>) => createPost(client, { description: 'body', publish: 'true', ...form });
 
 /** Creates published posts one after the other (so `created` follows the order of titles). */
 async function createMany(client: ApiClient, titles: string[]) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, unique, type ApiClient, type TestApi, type TestUser } from './support/api.ts';
+import { createPost, startApi, unique, type ApiClient, type TestApi, type TestUser } from './support/api.ts';
 
 // POST /posts, GET/PUT/DELETE /posts/detail/{slug} and the counters they keep, over HTTP against
 // DynamoDB Local. The table is shared by every test of this file, so each test uses its own words
@@ -39,11 +39,7 @@ afterAll(() => api?.close());
 /** A lowercase word no other test uses (letters and digits: it is its own slug). */
 const word = (prefix = 'w') => unique(prefix);
 
-async function create(client: ApiClient, form: Record<string, string>) {
-  const response = await client.post('/posts', { form });
-  expect(response.status, response.text).toBe(201);
-  return response.body;
-}
+const create = createPost;
 
 /** The post's fields without the visit counter (reading a post as a new visitor changes it). */
 function withoutVisits(post: any) {

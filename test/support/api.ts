@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { createUser } from '../../lib/accounts.ts';
 import { resetDb } from '../../lib/db/client.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
@@ -98,6 +98,13 @@ export class ApiClient {
   delete<T = any>(path: string, options?: RequestOptions) {
     return this.request<T>('DELETE', path, options);
   }
+}
+
+/** POST /posts with this form, which must answer 201; the created post. */
+export async function createPost(client: ApiClient, form: Record<string, string>) {
+  const response = await client.post('/posts', { form });
+  expect(response.status, response.text).toBe(201);
+  return response.body;
 }
 
 /** A name no other test uses. */
