@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { authenticate, authenticateAndRead, type Caller, type CallerAndItems } from '../auth.ts';
+import { authenticate, authenticateAndRead, tokenFromHeader, type Caller, type CallerAndItems } from '../auth.ts';
+import { isWellFormedToken } from '../tokens.ts';
 import type { Key } from '../db/keys.ts';
 import type { Input } from '../validation.ts';
 import { withRequestLog } from './access-log.ts';
@@ -88,6 +89,11 @@ export function endpoint(handler: (request: ApiRequest) => Promise<ApiResult>, o
     })
     .use(options.parseBody === false ? [] : [bodyParser()])
     .handler(async (event) => {
+      // Without a well-formed token the answer is a 401 whatever the handler reads: it is not run,
+      // so a list's query (started in parallel with the token check) costs nothing.
+      if (options.auth === 'required' && !isWellFormedToken(tokenFromHeader(event.headers?.authorization) ?? '')) {
+        await track(event, authenticate(event.headers?.authorization));
+      }
       const result = await handler({
         event,
         body: parsedBody(event),

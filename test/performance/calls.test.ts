@@ -66,6 +66,11 @@ describe('authentication', () => {
     expect((await counted(() => unknown.put(`/users/detail/${alice.username}`, { form: { location: 'x' } }))).total).toBe(1);
     expect((await counted(() => api.client().get('/auth'))).total).toBe(0);
     expect((await counted(() => api.client('not-hex').get('/posts/detail/x'))).total).toBe(0);
+    // Lists start their query with the token check; without a usable token neither is sent.
+    for (const path of ['/posts', '/tags', '/users']) {
+      expect((await counted(() => api.client().get(path))).total, path).toBe(0);
+      expect((await counted(() => api.client('not-hex').get(path))).total, path).toBe(0);
+    }
   });
 });
 
