@@ -7,7 +7,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { iamActions, type TableAccess } from './permissions.ts';
+import { tableStatements, type TableAccess } from './permissions.ts';
 import { acknowledgeIndexWildcard, acknowledgeRuntimeVersion } from './nag.ts';
 
 /** The repository root: handlers are bundled from `functions/`, with its package-lock.json. */
@@ -118,14 +118,9 @@ export class ApiFunction extends Construct {
 
   /** Allows exactly these actions on the table and, if any, on its indexes. */
   grantTable(table: Table, access: TableAccess): void {
-    if (access.table.length > 0) {
-      this.role.addToPrincipalPolicy(new PolicyStatement({ actions: iamActions(access.table), resources: [table.tableArn] }));
+    for (const statement of tableStatements(access, table.tableArn)) {
+      this.role.addToPrincipalPolicy(new PolicyStatement(statement));
     }
-    if (access.indexes.length > 0) {
-      this.role.addToPrincipalPolicy(
-        new PolicyStatement({ actions: iamActions(access.indexes), resources: [`${table.tableArn}/index/*`] }),
-      );
-      acknowledgeIndexWildcard(this.role, table.node.defaultChild as CfnTable);
-    }
+    if (access.indexes.length > 0) acknowledgeIndexWildcard(this.role, table.node.defaultChild as CfnTable);
   }
 }

@@ -24,33 +24,44 @@ export interface TableAccess {
   indexes: readonly DynamoAction[];
 }
 
-/** Every 'read' route: read access to the table and its indexes, nothing else. */
-export const READ_ACCESS: TableAccess = { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] };
-
 /**
- * Every 'read-write' route, by handler module: exactly what its code path sends. Every handler with
- * `auth: 'required'` reads the caller's token first (GetItem on the token item).
+ * Each table-using route's function, by handler module: exactly what its code sends. An
+ * authenticated handler reads the caller's token alone (GetItem), or together with the items it
+ * needs (BatchGetItem); one that fails before its own read (a bad body, a path that cannot name an
+ * item) still reads the token alone, since a bad token must be answered 401 first. The IAM guard
+ * of the local stack (scripts/local/iam-guard.ts) enforces these in every API test, and
+ * test/iam.test.ts checks that each function uses every permission it is granted.
  */
-export const READ_WRITE_ACCESS: Readonly<Record<string, TableAccess>> = {
+export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
+  // the token
+  'auth/check': { table: ['GetItem'], indexes: [] },
+  // the token; a page of the users list (by number: a keys-only skip on the same index)
+  'users/list': { table: ['GetItem'], indexes: ['Query'] },
+  // token and profile in one BatchGetItem
+  'users/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
+  'tags/list': { table: ['GetItem'], indexes: ['Query'] },
+  'tags/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
+  'posts/list': { table: ['GetItem'], indexes: ['Query'] },
   // credentials GetItem; TransactWriteItems: Put token, Update profile (last_login), ConditionCheck credentials
   'auth/login': { table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
   // a conditional DeleteItem of the token; no read
   'auth/logout': { table: ['DeleteItem'], indexes: [] },
-  // token and profile GetItem; UpdateItem of the profile
-  'users/update': { table: ['GetItem', 'UpdateItem'], indexes: [] },
-  // token GetItem; TransactWriteItems: Put tag, Put title claim
+  // token and profile in one BatchGetItem; UpdateItem of the profile
+  'users/update': { table: ['GetItem', 'BatchGetItem', 'UpdateItem'], indexes: [] },
+  // the token; TransactWriteItems: Put tag, Put title claim
   'tags/create': { table: ['GetItem', 'PutItem'], indexes: [] },
-  // token GetItem; BatchGetItem of slug candidates and tags; TransactWriteItems: Put post and new
-  // tags, Update author and tag counters
+  // token, slug candidates and tags in one BatchGetItem (more candidates: another BatchGetItem);
+  // TransactWriteItems: Put post and new tags, Update author and tag counters
   'posts/create': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'], indexes: [] },
-  // token and post GetItem; TransactWriteItems: Put visit, Put post (total_visitors)
-  'posts/detail': { table: ['GetItem', 'PutItem'], indexes: [] },
-  // token GetItem; BatchGetItem; TransactWriteItems: Put post, Delete old slug on a rename, Put new
-  // tags, Update counters
+  // token and post in one BatchGetItem; TransactWriteItems: Put visit (only if new), Put post
+  // (total_visitors)
+  'posts/detail': { table: ['GetItem', 'BatchGetItem', 'PutItem'], indexes: [] },
+  // token, post, new slug candidates and tags in one BatchGetItem; TransactWriteItems: Put post,
+  // Delete old slug on a rename, Put new tags, Update counters
   'posts/update': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'DeleteItem', 'UpdateItem'], indexes: [] },
-  // token and post GetItem; TransactWriteItems: Delete post, Update counters; then Query of the
-  // post's visits on the table and BatchWriteItem deleting them
-  'posts/delete': { table: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'BatchWriteItem'], indexes: [] },
+  // token and post in one BatchGetItem; TransactWriteItems: Delete post, Update counters; then
+  // Query of the post's visits on the table and BatchWriteItem deleting them
+  'posts/delete': { table: ['GetItem', 'BatchGetItem', 'Query', 'DeleteItem', 'UpdateItem', 'BatchWriteItem'], indexes: [] },
 };
 
 /** Routes that never touch the table (the API's documentation): no permission at all. */
@@ -59,10 +70,20 @@ export const NO_ACCESS: TableAccess = { table: [], indexes: [] };
 /** The table access of a route's function. */
 export function tableAccess(route: Pick<Route, 'handler' | 'access'>): TableAccess {
   if (route.access === 'none') return NO_ACCESS;
-  if (route.access === 'read') return READ_ACCESS;
-  const access = READ_WRITE_ACCESS[route.handler];
-  if (!access) throw new Error(`No table permissions are declared for the read-write handler "${route.handler}" (infra/permissions.ts).`);
+  const access = TABLE_ACCESS[route.handler];
+  if (!access) throw new Error(`No table permissions are declared for the handler "${route.handler}" (infra/permissions.ts).`);
   return access;
 }
 
 export const iamActions = (actions: readonly DynamoAction[]): string[] => actions.map((action) => `dynamodb:${action}`);
+
+/**
+ * The role policy statements of a table access: the stack grants these (infra/api-function.ts) and
+ * the local IAM guard enforces the same.
+ */
+export function tableStatements(access: TableAccess, tableArn: string): { actions: string[]; resources: string[] }[] {
+  return [
+    ...(access.table.length > 0 ? [{ actions: iamActions(access.table), resources: [tableArn] }] : []),
+    ...(access.indexes.length > 0 ? [{ actions: iamActions(access.indexes), resources: [`${tableArn}/index/*`] }] : []),
+  ];
+}

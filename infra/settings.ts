@@ -1,18 +1,35 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { stackRouteKeys } from './route-keys.ts';
 
 // Deploy-time settings, read from CDK context: cdk.json holds the defaults, and
 // `npx cdk deploy -c name=value` overrides one. Values given with -c arrive as strings.
+
+/** The throttle of one route: steady requests per second, and the burst accepted above it. */
+export interface RouteThrottle {
+  rateLimit: number;
+  burstLimit: number;
+}
 
 export interface DeploySettings {
   /** Name of the CloudFormation stack. */
   stackName: string;
   /** Origins allowed by CORS; `['*']` allows any. */
   allowedOrigins: string[];
-  /** Steady-state requests per second of the $default stage. */
+  /**
+   * Steady-state requests per second of EACH route of the $default stage (its default route
+   * settings), unless `routeThrottling` gives the route its own. Not a limit across routes.
+   */
   throttlingRateLimit: number;
-  /** Burst of requests the $default stage accepts above the rate. */
+  /** Burst of requests each route accepts above its rate (same routes as throttlingRateLimit). */
   throttlingBurstLimit: number;
+  /** Throttles of single routes, by route key as API Gateway writes it ('POST /api/v1/login'). */
+  routeThrottling: Readonly<Record<string, RouteThrottle>>;
+  /**
+   * If set, the most the rate limits of all routes may add up to (HTTP APIs have no limit across
+   * routes): settings whose sum is larger are refused, so the synth stops. Unset: no check.
+   */
+  throttlingOverallRateLimit: number | undefined;
   /** Memory of each function in MB (CPU grows with it; bcrypt at login is the heaviest work). */
   memorySize: number;
   /** How long the function logs and the API access logs are kept. */
@@ -25,6 +42,8 @@ export const CONTEXT_KEYS = {
   allowedOrigins: 'allowedOrigins',
   throttlingRateLimit: 'throttlingRateLimit',
   throttlingBurstLimit: 'throttlingBurstLimit',
+  routeThrottling: 'routeThrottling',
+  throttlingOverallRateLimit: 'throttlingOverallRateLimit',
   memorySize: 'memorySize',
   logRetentionDays: 'logRetentionDays',
 } as const satisfies Record<keyof DeploySettings, string>;
@@ -35,6 +54,9 @@ export const DEFAULT_SETTINGS: DeploySettings = {
   allowedOrigins: ['*'],
   throttlingRateLimit: 50,
   throttlingBurstLimit: 100,
+  // Login runs a bcrypt check per request and is the flow to guess passwords with.
+  routeThrottling: { 'POST /api/v1/login': { rateLimit: 10, burstLimit: 20 } },
+  throttlingOverallRateLimit: undefined,
   memorySize: 512,
   logRetentionDays: RetentionDays.ONE_MONTH,
 };
@@ -74,6 +96,90 @@ function integer(key: string, value: unknown, min: number, max: number): number 
   return number;
 }
 
+/** Like integer(), but `null`, `""` and `"none"` leave the setting unset. */
+function optionalInteger(key: string, value: unknown, min: number, max: number): number | undefined {
+  if (value === null || (typeof value === 'string' && ['', 'none'].includes(value.trim().toLowerCase()))) return undefined;
+  return integer(key, value, min, max);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const ROUTE_THROTTLING_EXAMPLE = '{"POST /api/v1/login": {"rateLimit": 10, "burstLimit": 20}}';
+
+/** A JSON object (a string of JSON when given with -c) of route key → { rateLimit, burstLimit }. */
+function routeThrottles(key: string, value: unknown): Record<string, RouteThrottle> {
+  let parsed = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new SettingsError(`Context "${key}" must be a JSON object such as ${ROUTE_THROTTLING_EXAMPLE}, not ${JSON.stringify(value)}.`);
+    }
+  }
+  if (!isObject(parsed)) throw new SettingsError(`Context "${key}" must be a JSON object such as ${ROUTE_THROTTLING_EXAMPLE}.`);
+  const known = stackRouteKeys();
+  const throttles: Record<string, RouteThrottle> = {};
+  for (const [routeKey, limits] of Object.entries(parsed)) {
+    if (!known.includes(routeKey)) {
+      throw new SettingsError(`Context "${key}": "${routeKey}" is not a route of the API. Route keys: ${known.map((k) => JSON.stringify(k)).join(', ')}.`);
+    }
+    const unknown = isObject(limits) ? Object.keys(limits).filter((name) => name !== 'rateLimit' && name !== 'burstLimit') : [];
+    if (!isObject(limits) || unknown.length > 0) {
+      throw new SettingsError(`Context "${key}": the value of "${routeKey}" must be {"rateLimit": n, "burstLimit": n}, not ${JSON.stringify(limits)}.`);
+    }
+    throttles[routeKey] = {
+      rateLimit: integer(`${key}: ${routeKey} rateLimit`, limits.rateLimit, 1, 10_000),
+      burstLimit: integer(`${key}: ${routeKey} burstLimit`, limits.burstLimit, 1, 5_000),
+    };
+  }
+  return throttles;
+}
+
+/** What the throttles of all routes add up to: the most the API accepts (it has no limit across routes). */
+export interface ThrottleTotals {
+  /** Number of routes. */
+  routes: number;
+  /** Routes with their own throttle (`routeThrottling`); the others take the per-route default. */
+  overridden: number;
+  /** Sum of the rate limits, requests per second. */
+  rateLimit: number;
+  /** Sum of the burst limits. */
+  burstLimit: number;
+}
+
+/**
+ * Adds up the throttles of the given routes (by default those the stack creates), and refuses
+ * settings whose rate limits add up to more than `throttlingOverallRateLimit`.
+ */
+export function throttleTotals(settings: DeploySettings, routeKeys: readonly string[] = stackRouteKeys()): ThrottleTotals {
+  const totals: ThrottleTotals = { routes: routeKeys.length, overridden: 0, rateLimit: 0, burstLimit: 0 };
+  let overriddenRate = 0;
+  for (const routeKey of routeKeys) {
+    const own = settings.routeThrottling[routeKey];
+    if (own) {
+      totals.overridden += 1;
+      overriddenRate += own.rateLimit;
+    }
+    totals.rateLimit += own?.rateLimit ?? settings.throttlingRateLimit;
+    totals.burstLimit += own?.burstLimit ?? settings.throttlingBurstLimit;
+  }
+  const overall = settings.throttlingOverallRateLimit;
+  if (overall !== undefined && totals.rateLimit > overall) {
+    const others = totals.routes - totals.overridden;
+    const fits = others > 0 ? Math.floor((overall - overriddenRate) / others) : 0;
+    const fix =
+      fits >= 1
+        ? `lower "${CONTEXT_KEYS.throttlingRateLimit}" to ${fits} or less, lower routes in "${CONTEXT_KEYS.routeThrottling}"`
+        : `lower the routes in "${CONTEXT_KEYS.routeThrottling}" (they alone take ${overriddenRate})`;
+    throw new SettingsError(
+      `Context "${CONTEXT_KEYS.throttlingOverallRateLimit}" is ${overall} requests/s, but the rate limits of the ${totals.routes} routes add up to ${totals.rateLimit} ` +
+        `(${others} at "${CONTEXT_KEYS.throttlingRateLimit}" ${settings.throttlingRateLimit}, ${totals.overridden} from "${CONTEXT_KEYS.routeThrottling}" with ${overriddenRate}): ` +
+        `${fix}, or raise "${CONTEXT_KEYS.throttlingOverallRateLimit}".`,
+    );
+  }
+  return totals;
+}
+
 function retention(key: string, value: unknown): RetentionDays {
   const days = integer(key, value, 1, 3653);
   if (!RETENTION_VALUES.has(days)) {
@@ -98,8 +204,11 @@ export function readSettings(node: Pick<Node, 'tryGetContext'>): DeploySettings 
     allowedOrigins: read('allowedOrigins', origins),
     throttlingRateLimit: read('throttlingRateLimit', (key, value) => integer(key, value, 1, 10_000)),
     throttlingBurstLimit: read('throttlingBurstLimit', (key, value) => integer(key, value, 1, 5_000)),
+    routeThrottling: read('routeThrottling', routeThrottles),
+    throttlingOverallRateLimit: read('throttlingOverallRateLimit', (key, value) => optionalInteger(key, value, 1, 10_000)),
     memorySize: read('memorySize', (key, value) => integer(key, value, 128, 10_240)),
     logRetentionDays: read('logRetentionDays', retention),
   };
+  throttleTotals(settings);
   return settings;
 }

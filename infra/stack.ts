@@ -1,23 +1,26 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
+  CfnRoute,
   CorsHttpMethod,
   HttpApi,
   HttpMethod,
   HttpStage,
   LogGroupLogDestination,
+  type CfnStage,
+  type CorsPreflightOptions,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { API_PREFIX, FALLBACK_HANDLER, ROUTES } from '../lib/routes.ts';
-import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../lib/http/cors.ts';
+import { API_PREFIX, FALLBACK_HANDLER, ROUTES, functionName, routeMethods } from '../lib/routes.ts';
+import { corsConfiguration, type CorsConfiguration } from '../lib/http/cors.ts';
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '../lib/docs/swagger-ui.ts';
 import { ApiFunction, type BundledFiles } from './api-function.ts';
 import { acknowledgeNoAuthorizer } from './nag.ts';
 import { tableAccess } from './permissions.ts';
-import type { DeploySettings } from './settings.ts';
+import { SettingsError, throttleTotals, type DeploySettings } from './settings.ts';
 import { createPostsTable } from './table.ts';
 
 export interface CommunityPostsStackProps extends StackProps {
@@ -29,13 +32,15 @@ export const BUNDLED_FILES: Readonly<Record<string, BundledFiles>> = {
   'docs/asset': { from: swaggerUiDistDirectory(), files: SWAGGER_UI_FILES, to: BUNDLED_ASSET_FOLDER },
 };
 
-/** 'posts/detail' → 'PostsDetail': the construct id of a handler's function. */
-export function functionId(handler: string): string {
-  return handler
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
-    .join('');
+/** The HTTP API's CORS settings, as the local gateway applies them too (scripts/local/server.ts). */
+export function corsPreflight(cors: CorsConfiguration): CorsPreflightOptions {
+  return {
+    allowOrigins: cors.allowOrigins,
+    allowMethods: cors.allowMethods.map((method) => CorsHttpMethod[method as keyof typeof CorsHttpMethod]),
+    allowHeaders: cors.allowHeaders,
+    exposeHeaders: cors.exposeHeaders,
+    maxAge: Duration.seconds(cors.maxAge),
+  };
 }
 
 /** One JSON object per request; no header or body is logged (they may hold tokens). */
@@ -77,7 +82,7 @@ export class CommunityPostsStack extends Stack {
     const fn = (handler: string, description: string, usesTable = true) => {
       let existing = this.functions.get(handler);
       if (!existing) {
-        existing = new ApiFunction(this, functionId(handler), {
+        existing = new ApiFunction(this, functionName(handler), {
           handler,
           ...(usesTable ? { table: this.table } : {}),
           ...(BUNDLED_FILES[handler] ? { bundledFiles: BUNDLED_FILES[handler] } : {}),
@@ -99,23 +104,18 @@ export class CommunityPostsStack extends Stack {
       description: 'community-posts REST API',
       createDefaultStage: false,
       defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback.function),
-      corsPreflight: {
-        allowOrigins: settings.allowedOrigins,
-        allowMethods: CORS_ALLOWED_METHODS.map((method) => CorsHttpMethod[method as keyof typeof CorsHttpMethod]),
-        allowHeaders: CORS_ALLOWED_HEADERS,
-        exposeHeaders: CORS_EXPOSED_HEADERS,
-        maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
-      },
+      corsPreflight: corsPreflight(corsConfiguration(settings.allowedOrigins)),
     });
 
     for (const route of ROUTES) {
       const path = `${API_PREFIX}${route.path}`;
       const routeFunction = fn(route.handler, `${route.method} ${path}`, route.access !== 'none');
       routeFunction.grantTable(this.table, tableAccess(route));
+      // HTTP API routes HEAD only where a route says so: a GET's function answers its HEAD too.
       this.api.addRoutes({
         path,
-        methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${functionId(route.handler)}${route.method}Integration`, routeFunction.function),
+        methods: routeMethods(route).map((method) => HttpMethod[method]),
+        integration: new HttpLambdaIntegration(`${functionName(route.handler)}${route.method}Integration`, routeFunction.function),
       });
     }
     acknowledgeNoAuthorizer(this.api);
@@ -128,11 +128,40 @@ export class CommunityPostsStack extends Stack {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
+      // The stage's default route settings: a throttle for EACH route on its own, not across them.
       throttle: { rateLimit: settings.throttlingRateLimit, burstLimit: settings.throttlingBurstLimit },
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
+    });
+    // Routes of `routeThrottling` get their own throttle: the stage's RouteSettings, which HttpStage
+    // has no prop for. API Gateway refuses a key with no route yet, so the stage waits for them.
+    const routes = new Map(
+      this.api.node
+        .findAll()
+        .filter((construct): construct is CfnRoute => construct instanceof CfnRoute)
+        .map((route) => [route.routeKey, route]),
+    );
+    // A JSON property (a map by route key), so in CloudFormation's names. Both values each time:
+    // a route's settings replace the stage's default ones, they are not merged with them.
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    for (const [routeKey, limits] of Object.entries(settings.routeThrottling)) {
+      const route = routes.get(routeKey);
+      if (!route) throw new SettingsError(`Context "routeThrottling": the API has no route "${routeKey}".`);
+      routeSettings[routeKey] = { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit };
+      this.stage.node.addDependency(route);
+    }
+    if (Object.keys(routeSettings).length > 0) (this.stage.node.defaultChild as CfnStage).routeSettings = routeSettings;
+    // HTTP APIs have no limit across routes: the most the API accepts is the sum over its routes
+    // (and never more than the account's Regional quota, shared with its other APIs).
+    const totals = throttleTotals(settings, [...routes.keys()]);
+    new CfnOutput(this, 'MaxRequestRate', {
+      description:
+        `Most requests per second the API accepts: the rate limits of its ${totals.routes} routes added up ` +
+        `(${totals.overridden} set by routeThrottling; the bursts add up to ${totals.burstLimit}). ` +
+        'The Regional quota of the account (10,000 per second unless raised, shared by all its APIs) can be lower.',
+      value: String(totals.rateLimit),
     });
 
     new CfnOutput(this, 'ApiUrl', {

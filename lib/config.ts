@@ -24,3 +24,15 @@ export function awsRegion(): string {
 export function dynamodbEndpoint(): string | undefined {
   return process.env.DYNAMODB_ENDPOINT || undefined;
 }
+
+/**
+ * Credentials for a local DynamoDB endpoint: the environment's, as Lambda provides a function's
+ * (the local stack runs each bundle with its own, which the IAM guard checks), or placeholders.
+ */
+export function localCredentials(): { accessKeyId: string; secretAccessKey: string; sessionToken?: string } {
+  return {
+    accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local',
+    secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local',
+    ...(process.env.AWS_SESSION_TOKEN ? { sessionToken: process.env.AWS_SESSION_TOKEN } : {}),
+  };
+}

@@ -3,10 +3,10 @@
 
 export const API_PREFIX = '/api/v1';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
 export interface Route {
-  method: HttpMethod;
+  method: Exclude<HttpMethod, 'HEAD'>;
   /** Path under API_PREFIX, with `{name}` parameters as API Gateway writes them. */
   path: string;
   handler: string;
@@ -17,11 +17,16 @@ export interface Route {
   access: 'read' | 'read-write' | 'none';
   /** Answered without `Authorization: Token ...` (login, and the API's own documentation). */
   public?: boolean;
+  /**
+   * A GET whose purpose is to change state (logout): it gets no HEAD route. Every other GET is
+   * also answered for HEAD, without a body and without side effects.
+   */
+  changesState?: boolean;
 }
 
 export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/login', handler: 'auth/login', access: 'read-write', public: true },
-  { method: 'GET', path: '/logout', handler: 'auth/logout', access: 'read-write' },
+  { method: 'GET', path: '/logout', handler: 'auth/logout', access: 'read-write', changesState: true },
   { method: 'GET', path: '/auth', handler: 'auth/check', access: 'read' },
   { method: 'GET', path: '/users', handler: 'users/list', access: 'read' },
   { method: 'GET', path: '/users/detail/{username}', handler: 'users/detail', access: 'read' },
@@ -41,10 +46,35 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/docs/{asset}', handler: 'docs/asset', access: 'none', public: true },
 ];
 
+/** The methods a route answers: a GET that does not change state also answers HEAD. */
+export function routeMethods(route: Route): HttpMethod[] {
+  return route.method === 'GET' && !route.changesState ? ['GET', 'HEAD'] : [route.method];
+}
+
+/** The route keys of a route as API Gateway writes them: `GET /api/v1/posts`, `HEAD /api/v1/posts`. */
+export function routeKeys(route: Route): string[] {
+  return routeMethods(route).map((method) => `${method} ${API_PREFIX}${route.path}`);
+}
+
+/** 'posts/detail' → 'PostsDetail': the name of a handler's function in the stack. */
+export function functionName(handler: string): string {
+  return handler
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+}
+
 /** Answers every request no route matches: 404, or 405 on a known path. */
 export const FALLBACK_HANDLER = 'fallback/not-found';
 
-function matchPath(pattern: string, path: string): Record<string, string> | null {
+/** HTTP API matches a path to its routes as if one trailing slash were not there. */
+export function routingPath(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+/** The parameters of `path` under `pattern` (`/posts/detail/{slug}`), or null if it does not match. */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
   const want = pattern.split('/');
   const got = path.split('/');
   if (want.length !== got.length) return null;
@@ -70,13 +100,14 @@ export type RouteMatch =
 /** Resolves a full path (with API_PREFIX) and a method against the route table. */
 export function matchRoute(method: string, fullPath: string): RouteMatch {
   if (!fullPath.startsWith(`${API_PREFIX}/`)) return { kind: 'not-found' };
-  const path = fullPath.slice(API_PREFIX.length);
+  const path = routingPath(fullPath.slice(API_PREFIX.length));
   const allowed: HttpMethod[] = [];
   for (const route of ROUTES) {
     const params = matchPath(route.path, path);
     if (!params) continue;
-    if (route.method === method.toUpperCase()) return { kind: 'route', route, params };
-    allowed.push(route.method);
+    const methods = routeMethods(route);
+    if (methods.includes(method.toUpperCase() as HttpMethod)) return { kind: 'route', route, params };
+    allowed.push(...methods);
   }
   return allowed.length > 0 ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
 }

@@ -3,9 +3,18 @@ import { ensureTable } from './local/ensure-table.ts';
 import { startServer } from './local/server.ts';
 import { tableName } from '../lib/config.ts';
 
-// `npm start`: DynamoDB Local (unless DYNAMODB_ENDPOINT is set), the table, and the API.
+// `npm start`: DynamoDB Local (unless DYNAMODB_ENDPOINT is set), the table, and the API behind
+// the local gateway and IAM guard. `npm start -- --bundles` serves the bundles `npm run synth`
+// wrote to cdk.out instead of the sources, on LAMBDA_NODE (a Node.js 22 binary) when set.
 
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((arg) => arg !== '--bundles');
+  if (unknown.length > 0) {
+    console.error(`Unknown option ${unknown.join(' ')}. Usage: npm start [-- --bundles]`);
+    process.exit(2);
+  }
+  const bundles = args.includes('--bundles');
   const port = Number(process.env.PORT || 3000);
   const dynamoPort = Number(process.env.DYNAMODB_PORT || 8000);
   const inMemory = process.env.IN_MEMORY === '1';
@@ -37,13 +46,19 @@ async function main(): Promise<void> {
 
   try {
     if (await ensureTable(tableName())) console.log(`Created table ${tableName()}`);
-    server = await startServer({ port, accessLog: process.env.ACCESS_LOG !== '0' });
+    server = await startServer({
+      port,
+      accessLog: process.env.ACCESS_LOG !== '0',
+      ...(bundles
+        ? { target: 'bundles' as const, cdkOut: 'cdk.out', functionOutput: 'inherit' as const, ...(process.env.LAMBDA_NODE ? { node: process.env.LAMBDA_NODE } : {}) }
+        : {}),
+    });
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     await stop(1);
     return;
   }
-  console.log(`API ready at ${server.url}`);
+  console.log(`API ready at ${server.url} (${bundles ? `bundles from cdk.out on ${process.env.LAMBDA_NODE ?? `Node.js ${process.version}`}` : 'handlers from source'}, under their IAM roles)`);
   console.log('Create an account: npm run admin -- create-user --username alice --password "choose-one"');
 }
 

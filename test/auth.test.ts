@@ -4,7 +4,7 @@ import { createUser, deactivateUser } from '../lib/accounts.ts';
 import { db } from '../lib/db/client.ts';
 import { keys } from '../lib/db/keys.ts';
 import { hashToken } from '../lib/tokens.ts';
-import { startApi, unique, type TestApi } from './support/api.ts';
+import { BUNDLES, startApi, unique, type TestApi } from './support/api.ts';
 
 const TOKEN = /^[0-9a-f]{40}$/;
 const PROFILE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
@@ -287,7 +287,8 @@ describe('token storage and expiry', () => {
     expect((await db().send(new GetCommand({ TableName: api.table, Key: key, ConsistentRead: true }))).Item).toBeUndefined();
   });
 
-  it('an expired token is answered like an unknown one', async () => {
+  // TOKEN_TTL_DAYS is a deployment setting: the bundles run with the template's.
+  it.skipIf(BUNDLES)('an expired token is answered like an unknown one', async () => {
     const previous = process.env.TOKEN_TTL_DAYS;
     // About 2.6 seconds, stored rounded to 3 seconds.
     process.env.TOKEN_TTL_DAYS = '0.00003';

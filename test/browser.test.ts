@@ -6,7 +6,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../lib/accounts.ts';
 import { openApiDocument } from '../lib/openapi/document.ts';
-import { startApi, unique, type TestApi } from './support/api.ts';
+import { startServer } from '../scripts/local/server.ts';
+import { startApi, targetOptions, unique, type TestApi } from './support/api.ts';
 
 // A real browser (Debian's Chromium, driven by playwright-core): a page served from another
 // origin logs in and lists posts with fetch and the Authorization header, which only works if
@@ -88,10 +89,11 @@ describe.skipIf(!HAVE_CHROMIUM)('in a real browser', () => {
       expect(created.status).toBe(201);
     }
     // The other origin: same machine, another port.
-    const html = clientPage({ api: api.url, username, password });
-    origin = createServer((_, response) => {
+    // `?api=<url>` points the page at another gateway than the test's.
+    origin = createServer((request, response) => {
+      const target = new URL(request.url ?? '/', 'http://origin').searchParams.get('api') ?? api.url;
       response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      response.end(html);
+      response.end(clientPage({ api: target, username, password }));
     });
     await new Promise<void>((done) => origin.listen(0, '127.0.0.1', done));
     originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/`;
@@ -125,14 +127,7 @@ describe.skipIf(!HAVE_CHROMIUM)('in a real browser', () => {
     return (await cell.textContent())?.trim().slice(0, 3);
   };
 
-  const saved = process.env.CORS_ALLOWED_ORIGINS;
-  afterEach(() => {
-    if (saved === undefined) delete process.env.CORS_ALLOWED_ORIGINS;
-    else process.env.CORS_ALLOWED_ORIGINS = saved;
-  });
-
   it('logs in and lists posts from a page on another origin (CORS with the Authorization header)', async () => {
-    delete process.env.CORS_ALLOWED_ORIGINS;
     await newPage();
     await page.goto(originUrl);
     await page.waitForFunction(FINISHED);
@@ -146,12 +141,17 @@ describe.skipIf(!HAVE_CHROMIUM)('in a real browser', () => {
   });
 
   it('is refused by the browser when the origin is not allowed (the headers make the difference)', async () => {
-    process.env.CORS_ALLOWED_ORIGINS = 'https://somewhere-else.example';
-    await newPage();
-    await page.goto(originUrl);
-    await page.waitForFunction(FINISHED);
-    expect(await page.textContent('#status')).toMatch(/^error: TypeError/);
-    await page.screenshot({ path: `${ARTIFACTS}browser-cors-refused.png`, fullPage: true });
+    // The same table behind a gateway whose CORS settings allow another origin only.
+    const strict = await startServer({ port: 0, ...targetOptions(), allowedOrigins: ['https://somewhere-else.example'] });
+    try {
+      await newPage();
+      await page.goto(`${originUrl}?api=${encodeURIComponent(strict.url)}`);
+      await page.waitForFunction(FINISHED);
+      expect(await page.textContent('#status')).toMatch(/^error: TypeError/);
+      await page.screenshot({ path: `${ARTIFACTS}browser-cors-refused.png`, fullPage: true });
+    } finally {
+      await strict.close();
+    }
   });
 
   it('renders every operation on the docs page, and logs in and calls the API from it', async () => {

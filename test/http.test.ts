@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from './support/api.ts';
+import { startServer } from '../scripts/local/server.ts';
+import { startApi, targetOptions, unique, type ApiResponse, type TestApi, type TestUser } from './support/api.ts';
 
 let api: TestApi;
 let alice: TestUser;
@@ -52,17 +53,17 @@ describe('routing', () => {
   });
 
   it.each([
-    ['PATCH', '/posts', 'GET, POST'],
-    ['DELETE', '/posts', 'GET, POST'],
-    ['PUT', '/posts', 'GET, POST'],
-    ['DELETE', '/tags', 'GET, POST'],
-    ['PATCH', '/tags', 'GET, POST'],
-    ['PUT', '/tags/detail/x', 'GET'],
-    ['POST', '/posts/detail/x', 'GET, PUT, DELETE'],
-    ['PATCH', '/users/detail/x', 'GET, PUT'],
+    ['PATCH', '/posts', 'GET, HEAD, POST'],
+    ['DELETE', '/posts', 'GET, HEAD, POST'],
+    ['PUT', '/posts', 'GET, HEAD, POST'],
+    ['DELETE', '/tags', 'GET, HEAD, POST'],
+    ['PATCH', '/tags', 'GET, HEAD, POST'],
+    ['PUT', '/tags/detail/x', 'GET, HEAD'],
+    ['POST', '/posts/detail/x', 'GET, HEAD, PUT, DELETE'],
+    ['PATCH', '/users/detail/x', 'GET, HEAD, PUT'],
     ['GET', '/login', 'POST'],
     ['POST', '/logout', 'GET'],
-    ['DELETE', '/auth', 'GET'],
+    ['DELETE', '/auth', 'GET, HEAD'],
   ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
     const response = await alice.api.request(method, path);
     expectDrfError(response, 405);
@@ -109,7 +110,6 @@ describe('CORS', () => {
   it.each([['/posts', 'POST'], ['/posts/detail/some-post', 'DELETE'], ['/tags', 'GET'], ['/users/detail/someone', 'PUT'], ['/login', 'POST']])(
     'answers the preflight of %s %s, allowing Authorization',
     async (path, method) => {
-      delete process.env.CORS_ALLOWED_ORIGINS;
       const response = await preflight(path, 'https://app.example', method);
       expect(response.status).toBeGreaterThanOrEqual(200);
       expect(response.status).toBeLessThan(300);
@@ -120,7 +120,6 @@ describe('CORS', () => {
   );
 
   it('sends Access-Control-Allow-Origin and exposes Link on successes and errors', async () => {
-    delete process.env.CORS_ALLOWED_ORIGINS;
     const origin = { Origin: 'https://app.example' };
     const responses = await Promise.all([
       alice.api.get('/tags', { headers: origin }),
@@ -149,31 +148,41 @@ describe('CORS', () => {
   });
 
   it('echoes only configured origins, with Vary: Origin', async () => {
-    process.env.CORS_ALLOWED_ORIGINS = 'https://a.example, https://c.example';
+    // A deployment with its own allowed origins (cdk deploy -c allowedOrigins=...): the API's CORS
+    // settings and the functions' CORS_ALLOWED_ORIGINS.
+    process.env.CORS_ALLOWED_ORIGINS = 'https://a.example,https://c.example';
+    const strict = await startServer({ port: 0, ...targetOptions(), allowedOrigins: ['https://a.example', 'https://c.example'] });
+    const client = alice.api.withToken(alice.token);
+    const at = (path: string) => `${strict.url}${path}`;
+    try {
+      const allowed = await client.get(at('/tags'), { headers: { Origin: 'https://a.example' } });
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://a.example');
+      expect(listOf(allowed.headers.get('vary'))).toContain('origin');
 
-    const allowed = await alice.api.get('/tags', { headers: { Origin: 'https://a.example' } });
-    expect(allowed.status).toBe(200);
-    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://a.example');
-    expect(listOf(allowed.headers.get('vary'))).toContain('origin');
+      const second = await client.get(at('/nowhere'), { headers: { Origin: 'https://c.example' } });
+      expect(second.status).toBe(404);
+      expect(second.headers.get('access-control-allow-origin')).toBe('https://c.example');
 
-    const second = await alice.api.get('/nowhere', { headers: { Origin: 'https://c.example' } });
-    expect(second.status).toBe(404);
-    expect(second.headers.get('access-control-allow-origin')).toBe('https://c.example');
+      for (const origin of ['https://b.example', 'https://a.example.evil', 'http://a.example', 'null']) {
+        const other = await client.get(at('/tags'), { headers: { Origin: origin } });
+        expect(other.status).toBe(200);
+        expect(other.headers.get('access-control-allow-origin'), origin).toBeNull();
+      }
 
-    for (const origin of ['https://b.example', 'https://a.example.evil', 'http://a.example', 'null']) {
-      const other = await alice.api.get('/tags', { headers: { Origin: origin } });
-      expect(other.status).toBe(200);
-      expect(other.headers.get('access-control-allow-origin'), origin).toBeNull();
+      const strictPreflight = (origin: string) =>
+        api.client().request('OPTIONS', at('/posts'), { headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' } });
+      const allowedPreflight = await strictPreflight('https://a.example');
+      expect(allowedPreflight.status).toBe(204);
+      expect(allowedPreflight.headers.get('access-control-allow-origin')).toBe('https://a.example');
+      expect(listOf(allowedPreflight.headers.get('access-control-allow-headers'))).toContain('authorization');
+
+      const otherPreflight = await strictPreflight('https://b.example');
+      expect(otherPreflight.headers.get('access-control-allow-origin')).toBeNull();
+      expect(otherPreflight.headers.get('access-control-allow-headers')).toBeNull();
+    } finally {
+      await strict.close();
     }
-
-    const allowedPreflight = await preflight('/posts', 'https://a.example');
-    expect(allowedPreflight.status).toBeLessThan(300);
-    expect(allowedPreflight.headers.get('access-control-allow-origin')).toBe('https://a.example');
-    expect(listOf(allowedPreflight.headers.get('access-control-allow-headers'))).toContain('authorization');
-
-    const otherPreflight = await preflight('/posts', 'https://b.example');
-    expect(otherPreflight.headers.get('access-control-allow-origin')).toBeNull();
-    expect(otherPreflight.headers.get('access-control-allow-headers')).toBeNull();
   });
 });
 

@@ -5,7 +5,7 @@ import { DOCS_ASSETS, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '../lib/do
 import { openApiDocument } from '../lib/openapi/document.ts';
 import { PAGE_SIZES } from '../lib/pagination.ts';
 import { POST_LIMITS } from '../lib/posts/limits.ts';
-import { API_PREFIX, ROUTES } from '../lib/routes.ts';
+import { API_PREFIX, ROUTES, routeMethods } from '../lib/routes.ts';
 import { TAG_TITLE_MAX_LENGTH } from '../lib/tags.ts';
 import { PROFILE_SPECS } from '../lib/users.ts';
 import { startApi, type TestApi } from './support/api.ts';
@@ -45,7 +45,7 @@ describe('the document', () => {
 
   it('has an operation for every route of lib/routes.ts, and no other', () => {
     const documented = operations().map(([path, method]) => `${method.toUpperCase()} ${path}`);
-    const routed = ROUTES.map((route) => `${route.method} ${route.path}`);
+    const routed = ROUTES.flatMap((route) => routeMethods(route).map((method) => `${method} ${route.path}`));
     expect(documented.sort()).toEqual(routed.sort());
   });
 
@@ -60,7 +60,7 @@ describe('the document', () => {
       expect(tagNames, label).toContain(op.tags[0]);
       const statuses = Object.keys(op.responses);
       expect(statuses.some((status) => /^2/.test(status)), label).toBe(true);
-      for (const status of ['429', '500', '502', '504']) expect(statuses, label).toContain(status);
+      for (const status of ['429', '500']) expect(statuses, label).toContain(status);
     }
   });
 
@@ -157,7 +157,7 @@ describe('the document', () => {
       expect(pageSize.schema.maximum, path).toBe(PAGE_SIZES[list]);
     }
     const asset = (document.paths['/docs/{asset}'].get.parameters as Json[]).find((p) => p.name === 'asset')!;
-    expect(asset.schema.enum.sort()).toEqual(Object.keys(DOCS_ASSETS).sort());
+    expect([...asset.schema.enum].sort()).toEqual(Object.keys(DOCS_ASSETS).sort());
   });
 });
 
@@ -177,7 +177,7 @@ describe('the response validator', () => {
     check('GET', '/posts', 200, [post], json({ link: '<http://x/api/v1/posts?page=2&cursor=abc>; rel="next"' }));
     check('DELETE', '/posts/detail/hello', 204, undefined, new Headers());
     check('GET', '/nowhere', 404, { detail: 'Not found.' });
-    check('PATCH', '/tags', 405, { detail: 'Method "PATCH" not allowed.' }, json({ allow: 'GET, POST' }));
+    check('PATCH', '/tags', 405, { detail: 'Method "PATCH" not allowed.' }, json({ allow: 'GET, HEAD, POST' }));
     check('OPTIONS', '/anything', 204, undefined, new Headers());
   });
 

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger, RetryErrorInfo, RetryStrategyV2, RetryToken } from '@smithy/types';
-import { awsRegion, dynamodbEndpoint } from '../config.ts';
+import { awsRegion, dynamodbEndpoint, localCredentials } from '../config.ts';
 import { describeError, log } from '../log.ts';
 import { backoffDelay, currentDeadline, fitsBudget, retryStats, transientKind } from '../retry.ts';
 import { trackDynamoUsage } from './usage.ts';
@@ -78,7 +78,8 @@ const sdkLogger = { trace() {}, debug() {}, warn() {} } as Partial<Logger> as Lo
 
 /**
  * The one DynamoDB client of the process, created on first use and then reused across
- * invocations. With DYNAMODB_ENDPOINT set (DynamoDB Local) it signs with dummy credentials.
+ * invocations. With DYNAMODB_ENDPOINT set (DynamoDB Local) it signs with the environment's
+ * credentials, or placeholders.
  */
 export function dynamodb(): DynamoDBClient {
   if (!baseClient) {
@@ -92,7 +93,7 @@ export function dynamodb(): DynamoDBClient {
         requestTimeout: requestTimeoutMs(),
         throwOnRequestTimeout: true,
       },
-      ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+      ...(endpoint ? { endpoint, credentials: localCredentials() } : {}),
     });
     // Counts each request's DynamoDB calls and consumed capacity for its log line (lib/db/usage.ts).
     trackDynamoUsage(baseClient);

@@ -18,6 +18,11 @@ export interface Page {
   items: Item[];
   /** Cursor of the next page, when there is one. */
   next?: string;
+  /**
+   * The cursor of a page that starts right after `items[index]`: where a page cut short (by size,
+   * lib/http/paged.ts) continues. `cursorAfter(items.length - 1)` is `next` when there is one.
+   */
+  cursorAfter(index: number): string;
 }
 
 // A filtered Query's Limit would count items read before the filter, so a filtered list reads
@@ -99,9 +104,14 @@ export async function queryPage(list: ListQuery, request: PageRequest): Promise<
   }
   if (items.length === 0 && (request.page > 1 || request.cursor)) throw new InvalidPage();
   const pageItems = items.slice(0, request.pageSize);
-  const last = pageItems[pageItems.length - 1];
+  const cursorAfter = (index: number): string => {
+    const item = pageItems[index];
+    if (!item) throw new RangeError(`no item ${index} in a page of ${pageItems.length}`);
+    return encodeCursor(pick(item, attributes));
+  };
   return {
     items: pageItems,
-    ...(items.length > request.pageSize && last ? { next: encodeCursor(pick(last, attributes)) } : {}),
+    ...(items.length > request.pageSize ? { next: cursorAfter(pageItems.length - 1) } : {}),
+    cursorAfter,
   };
 }

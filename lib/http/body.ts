@@ -32,12 +32,17 @@ function pythonTypeName(value: unknown): string {
 }
 
 /**
- * Runs a middy body parser on a copy of the event that carries the canonical content type: media
- * types are case-insensitive, but middy's parsers match them case-sensitively and would silently
- * leave a body sent as `Application/JSON` unparsed. Returns the parsed body.
+ * Runs a middy body parser on a copy of the event that carries the canonical content type and the
+ * body as text: media types are case-insensitive, but middy's parsers match them case-sensitively
+ * and would silently leave a body sent as `Application/JSON` unparsed; and API Gateway sends form
+ * bodies base64-encoded, which hides a malformed form from the urlencoded parser's check (it
+ * compares the parse with the raw body). Returns the parsed body.
  */
 async function parseWith(parser: { before?: (request: never) => unknown }, request: Request, contentType: string): Promise<unknown> {
-  const copy = { ...request, event: { ...request.event, headers: { ...request.event.headers, 'content-type': contentType } } };
+  const { body, isBase64Encoded } = request.event;
+  const text = isBase64Encoded ? Buffer.from(body ?? '', 'base64').toString('utf8') : body;
+  const event = { ...request.event, body: text, isBase64Encoded: false, headers: { ...request.event.headers, 'content-type': contentType } };
+  const copy = { ...request, event };
   await parser.before!(copy as never);
   return copy.event.body;
 }

@@ -5,6 +5,25 @@ export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type'];
 export const CORS_EXPOSED_HEADERS = ['Link', 'WWW-Authenticate', 'Retry-After'];
 export const CORS_MAX_AGE_SECONDS = 86400;
 
+/** The HTTP API's CORS configuration (the stack's `corsPreflight`; the local gateway applies it). */
+export interface CorsConfiguration {
+  allowOrigins: string[];
+  allowMethods: string[];
+  allowHeaders: string[];
+  exposeHeaders: string[];
+  maxAge: number;
+}
+
+export function corsConfiguration(allowOrigins: string[]): CorsConfiguration {
+  return {
+    allowOrigins,
+    allowMethods: CORS_ALLOWED_METHODS,
+    allowHeaders: CORS_ALLOWED_HEADERS,
+    exposeHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: CORS_MAX_AGE_SECONDS,
+  };
+}
+
 /** The Access-Control-Allow-Origin value for a request's Origin, or undefined when not allowed. */
 export function allowedOrigin(origin: string | undefined): string | undefined {
   const allowed = corsAllowedOrigins();

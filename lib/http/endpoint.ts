@@ -14,6 +14,8 @@ export type { ApiResult };
 /** What a handler sees of its request. */
 export interface ApiRequest {
   event: APIGatewayProxyEventV2;
+  /** The HTTP method; HEAD reaches the GET route's handler, which must then change nothing. */
+  method: string;
   body: Input;
   /** Query parameters; a repeated one counts with its last value (as DRF). */
   query: Record<string, string | undefined>;
@@ -66,6 +68,15 @@ function queryOf(event: Event): Record<string, string | undefined> {
   return query;
 }
 
+/** A HEAD request gets the GET answer's status and headers, without its body. */
+function withoutBodyOnHead(event: Event, response: Result): Result {
+  if (event.requestContext?.http?.method !== 'HEAD') return response;
+  const headOnly = { ...response };
+  delete headOnly.body;
+  delete headOnly.isBase64Encoded;
+  return headOnly;
+}
+
 /**
  * Wraps a handler as a Lambda function for API Gateway HTTP API (payload v2): parses the body and
  * shapes every outcome (result or error) into a JSON response with CORS headers. The handler
@@ -79,12 +90,12 @@ export function endpoint(handler: (request: ApiRequest) => Promise<ApiResult>, o
       after: async (request) => {
         const failure = await authFailure(request.event, options.auth === 'required');
         if (failure) throw failure;
-        request.response = toHttpResponse(request.response as unknown as ApiResult, request.event.headers?.origin);
+        request.response = withoutBodyOnHead(request.event, toHttpResponse(request.response as unknown as ApiResult, request.event.headers?.origin));
       },
       onError: async (request) => {
         const failure = (await authFailure(request.event, options.auth === 'required')) ?? request.error;
         const context = { route: request.event.routeKey, requestId: request.event.requestContext?.requestId };
-        request.response = toHttpResponse(errorResult(failure, context), request.event.headers?.origin);
+        request.response = withoutBodyOnHead(request.event, toHttpResponse(errorResult(failure, context), request.event.headers?.origin));
       },
     })
     .use(options.parseBody === false ? [] : [bodyParser()])
@@ -96,6 +107,7 @@ export function endpoint(handler: (request: ApiRequest) => Promise<ApiResult>, o
       }
       const result = await handler({
         event,
+        method: event.requestContext.http.method,
         body: parsedBody(event),
         query: queryOf(event),
         path: event.pathParameters ?? {},

@@ -2,7 +2,7 @@ import { DOCS_ASSETS } from '../docs/swagger-ui.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../http/cors.ts';
 import { PAGE_SIZES } from '../pagination.ts';
 import { POST_SORTS } from '../posts/list-params.ts';
-import { API_PREFIX, ROUTES, type Route } from '../routes.ts';
+import { API_PREFIX, ROUTES, routeMethods, type Route } from '../routes.ts';
 import { PROFILE_FIELDS, USERNAME_MAX_LENGTH } from '../users.ts';
 import { BODY_LIMIT_BYTES, SCHEMAS, detail, fieldErrors, ref, type Schema } from './schemas.ts';
 
@@ -68,7 +68,7 @@ const RESPONSES: Record<string, JsonObject> = {
     content: json(detail(), { detail: 'Method "PATCH" not allowed.' }),
   },
   PayloadTooLarge: {
-    description: `A body over ${BODY_LIMIT} (the functions' \`detail\`), or over 10 MiB (API Gateway's \`message\`, before any function runs).`,
+    description: `A body over ${BODY_LIMIT} (the functions' \`detail\`); or, with API Gateway's \`message\` before any function runs, a request over 10 MiB or one whose event would exceed Lambda's 6 MiB invocation limit (a non-JSON body arrives base64-encoded, a third larger).`,
     content: json({ anyOf: [ref('Detail'), ref('GatewayMessage')] }, { detail: `Request body exceeds the limit of ${BODY_LIMIT_BYTES} bytes.` }),
   },
   UnsupportedMediaType: {
@@ -80,25 +80,17 @@ const RESPONSES: Record<string, JsonObject> = {
     content: json(ref('GatewayMessage'), { message: 'Too Many Requests' }),
   },
   ServerError: {
-    description: 'An unexpected failure; the details go to the log only.',
-    content: json(detail(['A server error occurred.']), { detail: 'A server error occurred.' }),
-  },
-  BadGateway: {
-    description: "The function failed to answer (API Gateway's body; locally, the server's).",
-    content: json(ref('GatewayMessage'), { message: 'Internal Server Error' }),
+    description: "An unexpected failure; the details go to the log only. API Gateway's `message` when the function itself failed (crashed, or its answer exceeded Lambda's 6 MB).",
+    content: json({ anyOf: [detail(['A server error occurred.']), ref('GatewayMessage')] }, { detail: 'A server error occurred.' }),
   },
   ServiceUnavailable: {
-    description: 'DynamoDB is throttling, or a write kept losing races with concurrent writes; try again (API Gateway sends `message` when Lambda itself is throttled).',
+    description: 'DynamoDB is throttling, or a write kept losing races with concurrent writes; try again (API Gateway sends `message` when Lambda itself is throttled or the function did not answer in time).',
     headers: { 'Retry-After': { ...HEADERS['Retry-After'], required: false } },
     content: json({ anyOf: [detail(['The service is busy. Please try again shortly.']), ref('GatewayMessage')] }, { detail: 'The service is busy. Please try again shortly.' }),
   },
-  GatewayTimeout: {
-    description: "Deployed only: the function did not answer in time (API Gateway's body).",
-    content: json(ref('GatewayMessage'), { message: 'Service Unavailable' }),
-  },
   Preflight: {
     description:
-      'CORS preflight, answered for every path (locally by the server, deployed by API Gateway). The CORS headers are present when the `Origin` is allowed.',
+      "CORS preflight (an `OPTIONS` request with `Origin` and `Access-Control-Request-Method`), answered for every path by API Gateway from the API's CORS settings, without a function. The CORS headers are present when the `Origin` is allowed.",
     headers: {
       'Access-Control-Allow-Origin': { schema: { type: 'string' } },
       'Access-Control-Allow-Methods': { schema: { type: 'string', examples: [CORS_ALLOWED_METHODS.join(', ')] } },
@@ -112,8 +104,6 @@ const RESPONSES: Record<string, JsonObject> = {
 const PLATFORM_RESPONSES: JsonObject = {
   '429': responseRef('TooManyRequests'),
   '500': responseRef('ServerError'),
-  '502': responseRef('BadGateway'),
-  '504': responseRef('GatewayTimeout'),
 };
 
 const PAGE_PARAMETERS = (list: keyof typeof PAGE_SIZES): JsonObject[] => [
@@ -474,14 +464,17 @@ The wire contract follows Django REST Framework's shapes (bodies, errors and mes
 operation that takes one. Bodies over ${BODY_LIMIT}: 413; any other media type: 415.
 
 **Errors** are JSON: field errors \`{"field": ["message", ...]}\` (400), otherwise \`{"detail": "..."}\`. API Gateway
-answers some statuses itself with \`{"message": "..."}\` (429, 502, 504, and 413 over 10 MiB).
+answers some statuses itself with \`{"message": "..."}\` (413 over 10 MiB or over Lambda's 6 MiB event, 429, 500 when a
+function fails, 503 when it times out).
 
 **Lists** are bare JSON arrays. When another page follows, the response carries \`Link: <url>; rel="next"\`;
 follow it rather than counting pages.
 
 **Unknown paths and methods.** Any path not listed here answers 404 \`{"detail": "Not found."}\`, whatever the
 method; a listed path with another method answers 405 \`{"detail": "Method \\"X\\" not allowed."}\` with an
-\`Allow\` header; \`OPTIONS\` on any path is the CORS preflight (204). These are described by the extensions
+\`Allow\` header; \`OPTIONS\` with \`Origin\` and \`Access-Control-Request-Method\` on any path is the CORS preflight
+(204), answered by API Gateway. Every \`GET\` but \`/logout\` also answers \`HEAD\`: the same status and headers, no
+body, no side effect. These are described by the extensions
 \`x-unmatched-path-responses\`, \`x-method-not-allowed-responses\` and \`x-preflight-responses\`.
 
 **CORS.** Browsers on other origins may call every operation; responses expose the headers
@@ -506,7 +499,13 @@ export function openApiDocument(serverUrl: string = API_PREFIX): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const route of ROUTES) {
     const item = (paths[route.path] ??= {});
-    item[route.method.toLowerCase()] = operation(route);
+    const get = operation(route);
+    for (const method of routeMethods(route)) {
+      item[method.toLowerCase()] =
+        method === 'HEAD'
+          ? { ...get, operationId: `${get.operationId}Head`, summary: `${get.summary} (headers only)`, description: `As \`GET\`, without the body and without side effects.` }
+          : get;
+    }
   }
   return {
     openapi: OPENAPI_VERSION,

@@ -39,13 +39,15 @@ class AlreadyVisited extends Error {}
 
 /**
  * Reads a post for its detail page and records the caller's visit: the first view by a user adds
- * one to total_visitors, in the same transaction that stores the (post, user) visit item.
+ * one to total_visitors, in the same transaction that stores the (post, user) visit item. A HEAD
+ * request reads without recording (`recordVisit: false`).
  */
-export function viewPost(readAsCaller: ReadAsCaller, slug: string): Promise<PostRecord> {
+export function viewPost(readAsCaller: ReadAsCaller, slug: string, { recordVisit = true } = {}): Promise<PostRecord> {
   if (!couldBeSlug(slug)) return Promise.reject(new NotFound());
   return withRetries(async () => {
     const { caller: who, read } = await readAsCaller([keys.post(slug)]);
     const post = visiblePost(storedPost(read, slug), who);
+    if (!recordVisit) return post;
     const visited = { ...post, total_visitors: post.total_visitors + 1, version: post.version + 1 };
     try {
       await transactWrite([

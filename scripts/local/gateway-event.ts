@@ -3,8 +3,16 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 
 // What API Gateway HTTP API (payload v2) hands a function, and the context Lambda adds: built
 // from the parts of a request, for the local server and for the benchmark's in-process calls.
+// docs/local-gateway.md lists each behaviour with its AWS source.
 
-const TEXT_TYPES = /^(application\/(.+\+)?json|application\/x-www-form-urlencoded|text\/)/i;
+/**
+ * The bodies HTTP API passes as text: text/*, JSON, XML and JavaScript, with no parameter but a
+ * UTF-8 charset. Everything else, form-urlencoded and a body without Content-Type included,
+ * arrives base64-encoded with isBase64Encoded: true.
+ */
+const TEXT_TYPE = /^(text\/[^;\s]+|application\/(json|xml|javascript))\s*(;\s*charset="?utf-8"?\s*)?$/i;
+
+export const isTextBody = (contentType: string | undefined): boolean => TEXT_TYPE.test((contentType ?? '').trim());
 
 export interface RequestParts {
   method: string;
@@ -33,10 +41,11 @@ function isUtf8(buffer: Buffer): boolean {
 export function gatewayEvent(parts: RequestParts): APIGatewayProxyEventV2 {
   const headers = { ...parts.headers };
   headers['x-forwarded-proto'] ??= 'http';
+  headers['x-forwarded-for'] ??= parts.sourceIp ?? '127.0.0.1';
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(parts.rawQuery)) query[name] = name in query ? `${query[name]},${value}` : value;
   const body = parts.body ?? Buffer.alloc(0);
-  const text = body.length > 0 && TEXT_TYPES.test(headers['content-type'] ?? '') && isUtf8(body);
+  const text = isTextBody(headers['content-type']) && isUtf8(body);
   const now = new Date();
   return {
     version: '2.0',
@@ -65,6 +74,7 @@ export function gatewayEvent(parts: RequestParts): APIGatewayProxyEventV2 {
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
     },
+    // No body: no `body` key at all.
     ...(body.length > 0 ? { body: text ? body.toString('utf8') : body.toString('base64'), isBase64Encoded: !text } : { isBase64Encoded: false }),
   };
 }

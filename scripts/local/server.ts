@@ -1,29 +1,86 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, tableName } from '../../lib/config.ts';
 import { onRequestLogged, type RequestRecord } from '../../lib/http/access-log.ts';
-import { preflightHeaders } from '../../lib/http/cors.ts';
-import { API_PREFIX, FALLBACK_HANDLER, matchRoute } from '../../lib/routes.ts';
-import { gatewayEvent, lambdaContext } from './gateway-event.ts';
+import type { CorsConfiguration } from '../../lib/http/cors.ts';
+import { LAMBDA_RESPONSE_LIMIT_BYTES } from '../../lib/http/limits.ts';
+import { API_PREFIX, matchPath, routingPath } from '../../lib/routes.ts';
+import { BundleRuntime } from './bundle-runtime.ts';
+import { sourceDeployment, type Deployment, type LocalFunction } from './deployment.ts';
+import { gatewayEvent } from './gateway-event.ts';
+import { startIamGuard, type Denial, type IamGuard } from './iam-guard.ts';
+import { tableArn } from './iam-policy.ts';
+import { tableStatements, type TableAccess } from '../../infra/permissions.ts';
+import { SourceRuntime, type FunctionRuntime, type InvokeOutcome } from './source-runtime.ts';
+import { templateDeployment } from './template-deployment.ts';
 
-// Serves the Lambda handlers over HTTP the way API Gateway HTTP API (payload v2) does: each
-// request becomes the event API Gateway would send, and the handler's result becomes the answer.
+// The local API Gateway: serves a deployment (from the sources or from cdk.out) over HTTP as an
+// HTTP API with payload format 2.0 does on AWS: its routing, its CORS, its size limits and its own
+// error answers; each request becomes the event AWS would send, and each function's DynamoDB
+// calls pass the IAM guard of its role. docs/local-gateway.md lists every behaviour with its
+// AWS source.
 
-/** API Gateway's own request size limit: bigger requests never reach a function. */
-const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** HTTP API's request payload quota: bigger requests never reach a function. */
+export const GATEWAY_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+/** Lambda's synchronous invocation payload limit: the event, serialized. */
+export const LAMBDA_MAX_EVENT_BYTES = 6 * 1024 * 1024;
 
-type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+/** The gateway's own answers (application/json), as HTTP API words them. */
+const GATEWAY_ANSWERS = {
+  notFound: { status: 404, message: 'Not Found' },
+  tooLarge: { status: 413, message: 'Request Entity Too Large' },
+  functionError: { status: 500, message: 'Internal Server Error' },
+} as const;
 
-const modules = new Map<string, Promise<LambdaHandler>>();
+export interface ServerOptions {
+  port: number;
+  host?: string;
+  /**
+   * Print one readable access-log line per request (with the handler's DynamoDB calls and
+   * capacity, from source) in place of the JSON request log lines Lambda writes.
+   */
+  accessLog?: boolean;
+  /**
+   * 'source' (default): the handlers from functions/, in this process. 'bundles': the bundles
+   * `npm run synth` wrote to cdk.out, each function in processes of its own, with the routes,
+   * CORS settings, environment and role policies of the synthesized template.
+   */
+  target?: 'source' | 'bundles';
+  /** The cdk.out folder (bundles). */
+  cdkOut?: string;
+  /** The stack's name in cdk.out (bundles). */
+  stackName?: string;
+  /** The Node.js binary the bundles run on; default: this one. */
+  node?: string;
+  /** Where the bundled functions' logs go; default: discarded. */
+  functionOutput?: 'inherit' | 'ignore';
+  /**
+   * Origins the API's CORS settings allow, as `cdk deploy -c allowedOrigins=...` sets them (the
+   * API's and the functions'). Default: the template's; from source, CORS_ALLOWED_ORIGINS or `*`.
+   */
+  allowedOrigins?: string[];
+  /** Replaces functions' table grants, by function name (tests that prove the guard bites). */
+  grants?: Record<string, TableAccess>;
+}
 
-function loadHandler(name: string): Promise<LambdaHandler> {
-  let loaded = modules.get(name);
-  if (!loaded) {
-    const file = new URL(`../../functions/${name}.ts`, import.meta.url).href;
-    loaded = import(/* @vite-ignore */ file).then((module: { handler: LambdaHandler }) => module.handler);
-    modules.set(name, loaded);
-  }
-  return loaded;
+export interface RunningServer {
+  url: string;
+  deployment: Deployment;
+  guard: IamGuard;
+  close(): Promise<void>;
+}
+
+interface Handled {
+  status: number;
+  /** The API Gateway request id of the event, when a function ran. */
+  requestId?: string;
+}
+
+export type Answer = { status: number; headers: Record<string, string | string[]>; body?: Buffer };
+
+function gatewayAnswer({ status, message }: { status: number; message: string }): Answer {
+  return { status, headers: { 'Content-Type': 'application/json' }, body: Buffer.from(JSON.stringify({ message })) };
 }
 
 function decodePath(path: string): string {
@@ -40,87 +97,109 @@ function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
     let size = 0;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= GATEWAY_MAX_BODY_BYTES) chunks.push(chunk);
+      if (size <= GATEWAY_MAX_REQUEST_BYTES) chunks.push(chunk);
     });
-    request.on('end', () => done(size > GATEWAY_MAX_BODY_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    request.on('end', () => done(size > GATEWAY_MAX_REQUEST_BYTES ? 'too-large' : Buffer.concat(chunks)));
     request.on('error', fail);
   });
 }
 
-function toEvent(request: IncomingMessage, body: Buffer, routeKey: string, rawPath: string, rawQuery: string, params?: Record<string, string>): APIGatewayProxyEventV2 {
-  const headers: Record<string, string> = {};
-  let cookies: string[] | undefined;
-  for (const [name, value] of Object.entries(request.headersDistinct)) {
-    if (!value) continue;
-    if (name === 'cookie') cookies = value.flatMap((line) => line.split(/;\s*/));
-    else headers[name] = value.join(',');
+interface RouteChoice {
+  routeKey: string;
+  functionName: string;
+  params?: Record<string, string>;
+}
+
+/**
+ * HTTP API's route selection: the route of the method whose path matches (a path without
+ * parameters before one with them), else `$default`. One trailing slash does not count.
+ */
+export function selectRoute(routes: Map<string, string>, method: string, path: string): RouteChoice | undefined {
+  let best: (RouteChoice & { variables: number }) | undefined;
+  for (const [routeKey, functionName] of routes) {
+    const [routeMethod, pattern] = routeKey.split(' ');
+    if (routeMethod !== method || pattern === undefined) continue;
+    const params = matchPath(pattern, routingPath(path));
+    if (!params) continue;
+    const variables = Object.keys(params).length;
+    if (!best || variables < best.variables) best = { routeKey, functionName, ...(variables > 0 ? { params } : {}), variables };
   }
-  return gatewayEvent({
-    method: request.method ?? 'GET',
-    routeKey,
-    rawPath,
-    rawQuery,
-    headers,
-    ...(cookies ? { cookies } : {}),
-    ...(params ? { params } : {}),
-    body,
-    protocol: `HTTP/${request.httpVersion}`,
-    sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
-  });
+  if (best) return { routeKey: best.routeKey, functionName: best.functionName, ...(best.params ? { params: best.params } : {}) };
+  const fallback = routes.get('$default');
+  return fallback === undefined ? undefined : { routeKey: '$default', functionName: fallback };
 }
 
-function send(response: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
-  const body = result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
-  response.writeHead(result.statusCode ?? 200, { ...result.headers, ...(body ? { 'Content-Length': body.length } : {}) } as Record<string, string | number>);
-  response.end(body);
+/** The Access-Control-Allow-Origin the API's CORS settings give this Origin, if any. */
+function allowedOrigin(cors: CorsConfiguration, origin: string | undefined): string | undefined {
+  if (!origin) return undefined;
+  if (cors.allowOrigins.includes('*')) return '*';
+  return cors.allowOrigins.includes(origin) ? origin : undefined;
 }
 
-export interface ServerOptions {
-  port: number;
-  host?: string;
-  /**
-   * Print one readable access-log line per request (with the handler's DynamoDB calls and
-   * capacity) in place of the JSON request log lines Lambda writes; off: the JSON lines are
-   * written, at LOG_LEVEL info.
-   */
-  accessLog?: boolean;
+/** A preflight is an OPTIONS request with Origin and Access-Control-Request-Method; the gateway answers it. */
+function preflightAnswer(cors: CorsConfiguration, request: IncomingMessage): Answer {
+  const origin = allowedOrigin(cors, request.headers.origin);
+  if (!origin) return { status: 204, headers: {} };
+  return {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Origin': origin,
+      'Access-Control-Allow-Methods': cors.allowMethods.join(','),
+      'Access-Control-Allow-Headers': cors.allowHeaders.join(',').toLowerCase(),
+      ...(cors.maxAge ? { 'Access-Control-Max-Age': String(cors.maxAge) } : {}),
+    },
+  };
 }
 
-export interface RunningServer {
-  url: string;
-  close(): Promise<void>;
-}
-
-interface Handled {
-  status: number;
-  /** The API Gateway request id of the event, when a handler ran. */
-  requestId?: string;
-}
-
-async function handle(request: IncomingMessage, response: ServerResponse): Promise<Handled> {
-  const target = new URL(request.url ?? '/', 'http://localhost');
-  const rawPath = decodePath(target.pathname);
-  const rawQuery = target.search.slice(1);
-  const method = (request.method ?? 'GET').toUpperCase();
-  if (method === 'OPTIONS') {
-    // API Gateway answers preflight requests from the API's CORS configuration.
-    response.writeHead(204, preflightHeaders(request.headers.origin));
-    response.end();
-    return { status: 204 };
+/**
+ * The function's answer as the client gets it: payload 2.0's result, with the integration's CORS
+ * headers replaced by the gateway's when the API has CORS settings.
+ */
+export function functionAnswer(outcome: InvokeOutcome, cors: CorsConfiguration | undefined, origin: string | undefined): Answer {
+  if ('error' in outcome || Buffer.byteLength(outcome.payload, 'utf8') > LAMBDA_RESPONSE_LIMIT_BYTES) return gatewayAnswer(GATEWAY_ANSWERS.functionError);
+  const result = JSON.parse(outcome.payload) as Record<string, unknown> | null;
+  // A result without statusCode is the body itself (payload 2.0's inference).
+  if (result === null || typeof result !== 'object' || typeof result.statusCode !== 'number') {
+    return { status: 200, headers: { 'Content-Type': 'application/json' }, body: Buffer.from(outcome.payload) };
   }
-  const body = await readBody(request);
-  if (body === 'too-large') {
-    send(response, { statusCode: 413, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
-    return { status: 413 };
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries((result.headers ?? {}) as Record<string, unknown>)) {
+    if (cors && name.toLowerCase().startsWith('access-control-')) continue;
+    headers[name] = String(value);
   }
-  const match = matchRoute(method, rawPath);
-  const [name, routeKey, params] =
-    match.kind === 'route' ? [match.route.handler, `${match.route.method} ${API_PREFIX}${match.route.path}`, match.params] : [FALLBACK_HANDLER, '$default', undefined];
-  const event = toEvent(request, body, routeKey, rawPath, rawQuery, params);
-  const handler = await loadHandler(name);
-  const result = await handler(event, lambdaContext(name.replace('/', '-'), event.requestContext.requestId));
-  send(response, result);
-  return { status: result.statusCode ?? 200, requestId: event.requestContext.requestId };
+  if (Array.isArray(result.cookies)) headers['Set-Cookie'] = result.cookies.map(String);
+  const allowed = cors ? allowedOrigin(cors, origin) : undefined;
+  if (cors && allowed) {
+    headers['Access-Control-Allow-Origin'] = allowed;
+    if (cors.exposeHeaders.length > 0) headers['Access-Control-Expose-Headers'] = cors.exposeHeaders.join(',').toLowerCase();
+  }
+  const body = typeof result.body === 'string' ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined;
+  return { status: result.statusCode, headers, ...(body ? { body } : {}) };
+}
+
+function send(response: ServerResponse, answer: Answer): void {
+  response.writeHead(answer.status, { ...answer.headers, 'Content-Length': answer.body?.length ?? 0, 'apigw-requestid': crypto.randomUUID() });
+  // Node sends no body for HEAD, as the HTTP framing of a HEAD answer allows none.
+  response.end(answer.body);
+}
+
+/** The deployment a server serves, with any policy the options replace. */
+function deploymentFor(options: ServerOptions): Deployment {
+  const region = awsRegion();
+  const deployment =
+    options.target === 'bundles'
+      ? templateDeployment({ cdkOut: options.cdkOut ?? 'cdk.out', stackName: options.stackName ?? 'CommunityPosts', tableName: tableName(), region })
+      : sourceDeployment({ tableName: tableName(), region, allowedOrigins: options.allowedOrigins ?? corsAllowedOrigins() });
+  if (options.target === 'bundles' && options.allowedOrigins) {
+    deployment.cors = { ...deployment.cors!, allowOrigins: options.allowedOrigins };
+    for (const fn of deployment.functions.values()) fn.environment.CORS_ALLOWED_ORIGINS = options.allowedOrigins.join(',');
+  }
+  for (const [name, access] of Object.entries(options.grants ?? {})) {
+    const fn = deployment.functions.get(name);
+    if (!fn) throw new Error(`No function ${name} in the deployment`);
+    deployment.functions.set(name, { ...fn, policy: tableStatements(access, tableArn(region, tableName())) });
+  }
+  return deployment;
 }
 
 /** ` ddb=3 rcu=1.5 wcu=2`: what the request cost in DynamoDB. */
@@ -130,8 +209,75 @@ function usageNote(record: RequestRecord | undefined): string {
   return ` ddb=${record.dynamodbCalls}${record.dynamodbCalls > 0 ? ` rcu=${read} wcu=${write}` : ''}`;
 }
 
-export function startServer(options: ServerOptions): Promise<RunningServer> {
-  // The handlers' request records, kept until the server prints the request's line.
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const upstream = dynamodbEndpoint();
+  if (!upstream) throw new Error('DYNAMODB_ENDPOINT is not set: the local stack needs DynamoDB Local.');
+  const deployment = deploymentFor(options);
+  const guard = await startIamGuard({
+    upstream,
+    region: awsRegion(),
+    policies: new Map([...deployment.functions.values()].map((fn) => [fn.name, fn.policy])),
+    onDenial: (denial: Denial) =>
+      console.error(`IAM: ${denial.identity} may not ${denial.permission.action} on ${denial.permission.resource} (AccessDeniedException)`),
+  });
+  const runtime: FunctionRuntime =
+    options.target === 'bundles'
+      ? new BundleRuntime({ guardUrl: guard.url, region: awsRegion(), output: options.functionOutput ?? 'ignore', ...(options.node ? { node: options.node } : {}) })
+      : new SourceRuntime(guard.url);
+
+  const invoke = async (fn: LocalFunction, event: APIGatewayProxyEventV2, origin: string | undefined): Promise<Answer> => {
+    if (Buffer.byteLength(JSON.stringify(event), 'utf8') > LAMBDA_MAX_EVENT_BYTES) return gatewayAnswer(GATEWAY_ANSWERS.tooLarge);
+    return functionAnswer(await runtime.invoke(fn, event), deployment.cors, origin);
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<Handled> => {
+    const target = new URL(request.url ?? '/', 'http://localhost');
+    // HTTP API hands functions the path URL-decoded, rawPath included.
+    const rawPath = decodePath(target.pathname);
+    const rawQuery = target.search.slice(1);
+    const method = (request.method ?? 'GET').toUpperCase();
+    if (method === 'OPTIONS' && deployment.cors && request.headers.origin && request.headers['access-control-request-method']) {
+      const answer = preflightAnswer(deployment.cors, request);
+      send(response, answer);
+      return { status: answer.status };
+    }
+    const body = await readBody(request);
+    if (body === 'too-large') {
+      send(response, gatewayAnswer(GATEWAY_ANSWERS.tooLarge));
+      return { status: 413 };
+    }
+    const route = selectRoute(deployment.routes, method, rawPath);
+    const fn = route && deployment.functions.get(route.functionName);
+    if (!route || !fn) {
+      send(response, gatewayAnswer(GATEWAY_ANSWERS.notFound));
+      return { status: 404 };
+    }
+    const headers: Record<string, string> = {};
+    let cookies: string[] | undefined;
+    for (const [name, value] of Object.entries(request.headersDistinct)) {
+      if (!value) continue;
+      if (name === 'cookie') cookies = value.flatMap((line) => line.split(/;\s*/));
+      else headers[name] = value.join(',');
+    }
+    headers['x-forwarded-port'] ??= String(request.socket.localPort ?? '');
+    const event = gatewayEvent({
+      method,
+      routeKey: route.routeKey,
+      rawPath,
+      rawQuery,
+      headers,
+      ...(cookies ? { cookies } : {}),
+      ...(route.params ? { params: route.params } : {}),
+      body,
+      protocol: `HTTP/${request.httpVersion}`,
+      sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+    });
+    const answer = await invoke(fn, event, request.headers.origin);
+    send(response, answer);
+    return { status: answer.status, requestId: event.requestContext.requestId };
+  };
+
+  // The source handlers' request records, kept until the server prints the request's line.
   const records = new Map<string, RequestRecord>();
   if (options.accessLog) onRequestLogged((record) => records.set(record.requestId, record));
   const server = createServer((request, response) => {
@@ -146,24 +292,29 @@ export function startServer(options: ServerOptions): Promise<RunningServer> {
         }
       })
       .catch((error: unknown) => {
-        console.error('local server error', error);
-        if (!response.headersSent) send(response, { statusCode: 502, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Internal Server Error' }) });
+        console.error('local gateway error', error);
+        if (!response.headersSent) send(response, gatewayAnswer(GATEWAY_ANSWERS.functionError));
       });
   });
   server.keepAliveTimeout = 5000;
-  return new Promise((done, fail) => {
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((done, fail) => {
     server.once('error', fail);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => {
-      const address = server.address() as AddressInfo;
-      done({
-        url: `http://${options.host ?? '127.0.0.1'}:${address.port}${API_PREFIX}`,
-        close: () =>
-          new Promise<void>((closed) => {
-            if (options.accessLog) onRequestLogged(undefined);
-            server.close(() => closed());
-            server.closeAllConnections();
-          }),
-      });
-    });
+    server.listen(options.port, host, () => done());
   });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}${API_PREFIX}`,
+    deployment,
+    guard,
+    close: async () => {
+      if (options.accessLog) onRequestLogged(undefined);
+      await new Promise<void>((closed) => {
+        server.close(() => closed());
+        server.closeAllConnections();
+      });
+      await runtime.close();
+      await guard.close();
+    },
+  };
 }

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError } from '../../infra/settings.ts';
+import { DEFAULT_ROUTE_KEY, stackRouteKeys } from '../../infra/route-keys.ts';
+import { CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError, throttleTotals, type DeploySettings } from '../../infra/settings.ts';
 import { CommunityPostsStack } from '../../infra/stack.ts';
-import { ROUTES } from '../../lib/routes.ts';
+import { API_PREFIX, ROUTES } from '../../lib/routes.ts';
 
 // The deploy settings: cdk.json's context and `-c name=value` overrides (strings).
 
@@ -30,6 +31,8 @@ describe('deploy settings', () => {
         allowedOrigins: 'https://a.example, https://b.example:8443',
         throttlingRateLimit: '10',
         throttlingBurstLimit: '20',
+        routeThrottling: '{"GET /api/v1/posts": {"rateLimit": 30, "burstLimit": 60}}',
+        throttlingOverallRateLimit: '1000',
         memorySize: '1024',
         logRetentionDays: '7',
       }),
@@ -38,6 +41,8 @@ describe('deploy settings', () => {
       allowedOrigins: ['https://a.example', 'https://b.example:8443'],
       throttlingRateLimit: 10,
       throttlingBurstLimit: 20,
+      routeThrottling: { 'GET /api/v1/posts': { rateLimit: 30, burstLimit: 60 } },
+      throttlingOverallRateLimit: 1000,
       memorySize: 1024,
       logRetentionDays: 7,
     });
@@ -90,5 +95,198 @@ describe('deploy settings', () => {
     for (const logGroup of Object.values(template.findResources('AWS::Logs::LogGroup'))) {
       expect(logGroup.Properties.RetentionInDays).toBe(14);
     }
+  });
+});
+
+// Throttling: API Gateway applies the stage's throttle to each route on its own; `routeThrottling`
+// sets single routes, and `throttlingOverallRateLimit` bounds what all of them add up to.
+
+const GET_PATHS = ROUTES.filter((route) => route.method === 'GET').map((route) => route.path);
+/** Routes of the stack: the route table, a HEAD route per GET path except /logout, and $default. */
+const ROUTE_COUNT = ROUTES.length + GET_PATHS.filter((path) => path !== '/logout').length + 1;
+
+describe('route keys', () => {
+  it('are the route table, a HEAD route for each GET path but /logout, and $default, as API Gateway writes them', () => {
+    const keys = stackRouteKeys();
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).toHaveLength(ROUTE_COUNT);
+    for (const route of ROUTES) expect(keys).toContain(`${route.method} ${API_PREFIX}${route.path}`);
+    for (const path of GET_PATHS) expect(keys.includes(`HEAD ${API_PREFIX}${path}`), path).toBe(path !== '/logout');
+    expect(keys).toContain(DEFAULT_ROUTE_KEY);
+    expect(keys).toContain('POST /api/v1/login');
+  });
+});
+
+describe('route throttling', () => {
+  it('defaults to a stricter login: 10 requests/s, burst 20', () => {
+    expect(DEFAULT_SETTINGS.routeThrottling).toEqual({ 'POST /api/v1/login': { rateLimit: 10, burstLimit: 20 } });
+    expect(CDK_JSON.context.routeThrottling).toEqual(DEFAULT_SETTINGS.routeThrottling);
+  });
+
+  it('reads a JSON object (cdk.json) and a JSON string (-c), HEAD and $default routes included', () => {
+    const throttles = {
+      'POST /api/v1/login': { rateLimit: 5, burstLimit: 5 },
+      'HEAD /api/v1/posts': { rateLimit: 20, burstLimit: 40 },
+      '$default': { rateLimit: 1, burstLimit: 2 },
+    };
+    expect(settingsFrom({ routeThrottling: throttles }).routeThrottling).toEqual(throttles);
+    expect(settingsFrom({ routeThrottling: JSON.stringify(throttles) }).routeThrottling).toEqual(throttles);
+    // Numbers as the other settings take them: strings of whole numbers too.
+    expect(settingsFrom({ routeThrottling: { 'GET /api/v1/tags': { rateLimit: '3', burstLimit: '4' } } }).routeThrottling).toEqual({
+      'GET /api/v1/tags': { rateLimit: 3, burstLimit: 4 },
+    });
+    // No overrides at all: every route takes throttlingRateLimit / throttlingBurstLimit.
+    expect(settingsFrom({ routeThrottling: '{}' }).routeThrottling).toEqual({});
+    expect(settingsFrom({ routeThrottling: {} }).routeThrottling).toEqual({});
+  });
+
+  it.each([
+    ['POST /api/v1/logout', 'a method the path does not have'],
+    ['HEAD /api/v1/logout', 'the one GET path without a HEAD route'],
+    ['POST /login', 'no /api/v1 prefix'],
+    ['post /api/v1/login', 'lower-case method'],
+    ['POST  /api/v1/login', 'two spaces'],
+    ['GET /api/v1/posts/detail/:slug', 'a parameter not written {slug}'],
+    ['OPTIONS /api/v1/posts', 'preflight is not a route'],
+  ])('refuses the route key %j (%s), naming it', (routeKey) => {
+    const context = { routeThrottling: { [routeKey]: { rateLimit: 1, burstLimit: 1 } } };
+    expect(() => settingsFrom(context)).toThrow(SettingsError);
+    expect(() => settingsFrom(context)).toThrow(`"${routeKey}" is not a route of the API`);
+    expect(() => settingsFrom({ routeThrottling: JSON.stringify(context.routeThrottling) })).toThrow(`"${routeKey}"`);
+  });
+
+  it.each([
+    ['not JSON', '{"POST /api/v1/login": '],
+    ['a JSON array', '[]'],
+    ['a JSON number', '10'],
+    ['an empty string', ''],
+    ['a route without limits', { 'POST /api/v1/login': 10 }],
+    ['a route with null', { 'POST /api/v1/login': null }],
+    ['a missing burstLimit', { 'POST /api/v1/login': { rateLimit: 10 } }],
+    ['a missing rateLimit', { 'POST /api/v1/login': { burstLimit: 10 } }],
+    ['an unknown limit', { 'POST /api/v1/login': { rateLimit: 10, burstLimit: 20, quota: 5 } }],
+    ['a rate of 0', { 'POST /api/v1/login': { rateLimit: 0, burstLimit: 20 } }],
+    ['a fractional rate', { 'POST /api/v1/login': { rateLimit: 2.5, burstLimit: 20 } }],
+    ['a rate over 10000', { 'POST /api/v1/login': { rateLimit: 10_001, burstLimit: 20 } }],
+    ['a burst over 5000', { 'POST /api/v1/login': { rateLimit: 10, burstLimit: 5_001 } }],
+    ['a word for a number', '{"POST /api/v1/login": {"rateLimit": "ten", "burstLimit": 20}}'],
+  ])('refuses %s', (_, value) => {
+    expect(() => settingsFrom({ routeThrottling: value })).toThrow(SettingsError);
+  });
+
+  it('names the route and the limit of a bad number', () => {
+    expect(() => settingsFrom({ routeThrottling: { 'GET /api/v1/users': { rateLimit: 10, burstLimit: -1 } } })).toThrow(
+      'Context "routeThrottling: GET /api/v1/users burstLimit" must be a whole number from 1 to 5000, not -1.',
+    );
+  });
+});
+
+describe('overall rate limit', () => {
+  const defaults = ROUTE_COUNT - 1; // every route but login takes throttlingRateLimit
+
+  it('is unset by default (null in cdk.json, "none" or "" with -c), and then nothing is checked', () => {
+    expect(CDK_JSON.context.throttlingOverallRateLimit).toBeNull();
+    expect(DEFAULT_SETTINGS.throttlingOverallRateLimit).toBeUndefined();
+    for (const value of [null, 'none', 'NONE', '']) {
+      expect(settingsFrom({ throttlingOverallRateLimit: value }).throttlingOverallRateLimit).toBeUndefined();
+    }
+    expect(settingsFrom({ throttlingRateLimit: 10_000 }).throttlingRateLimit).toBe(10_000);
+  });
+
+  it('adds up the throttles of every route of the stack: the default for each route without its own, plus the others', () => {
+    expect(throttleTotals(DEFAULT_SETTINGS)).toEqual({
+      routes: ROUTE_COUNT,
+      overridden: 1,
+      rateLimit: defaults * 50 + 10,
+      burstLimit: defaults * 100 + 20,
+    });
+    const settings = settingsFrom({
+      throttlingRateLimit: 7,
+      throttlingBurstLimit: 9,
+      routeThrottling: { 'POST /api/v1/login': { rateLimit: 1, burstLimit: 2 }, '$default': { rateLimit: 3, burstLimit: 4 } },
+    });
+    expect(throttleTotals(settings)).toEqual({ routes: ROUTE_COUNT, overridden: 2, rateLimit: (ROUTE_COUNT - 2) * 7 + 4, burstLimit: (ROUTE_COUNT - 2) * 9 + 6 });
+    // Only the given routes count (the stack passes the routes it has).
+    expect(throttleTotals(settings, ['POST /api/v1/login', 'GET /api/v1/posts'])).toEqual({ routes: 2, overridden: 1, rateLimit: 8, burstLimit: 11 });
+  });
+
+  it('accepts settings whose rate limits add up to the overall limit or less', () => {
+    const sum = defaults * 50 + 10;
+    expect(settingsFrom({ throttlingOverallRateLimit: String(sum) }).throttlingOverallRateLimit).toBe(sum);
+    expect(settingsFrom({ ...CDK_JSON.context, throttlingOverallRateLimit: 10_000 }).throttlingOverallRateLimit).toBe(10_000);
+  });
+
+  it('refuses settings whose rate limits add up to more, saying by how much and what would fit', () => {
+    const sum = defaults * 50 + 10;
+    const fits = Math.floor((sum - 1 - 10) / defaults);
+    expect(() => settingsFrom({ throttlingOverallRateLimit: sum - 1 })).toThrow(SettingsError);
+    expect(() => settingsFrom({ throttlingOverallRateLimit: sum - 1 })).toThrow(
+      `Context "throttlingOverallRateLimit" is ${sum - 1} requests/s, but the rate limits of the ${ROUTE_COUNT} routes add up to ${sum} ` +
+        `(${defaults} at "throttlingRateLimit" 50, 1 from "routeThrottling" with 10): lower "throttlingRateLimit" to ${fits} or less, ` +
+        `lower routes in "routeThrottling", or raise "throttlingOverallRateLimit".`,
+    );
+    // With that default it fits.
+    expect(settingsFrom({ throttlingOverallRateLimit: sum - 1, throttlingRateLimit: fits }).throttlingRateLimit).toBe(fits);
+    // Overrides that alone take more than the limit.
+    expect(() =>
+      settingsFrom({ throttlingOverallRateLimit: '100', throttlingRateLimit: '1', routeThrottling: '{"GET /api/v1/posts": {"rateLimit": 200, "burstLimit": 200}}' }),
+    ).toThrow('lower the routes in "routeThrottling" (they alone take 200)');
+  });
+
+  it.each(['0', '-5', '1.5', 'fast', '10001', true])('refuses throttlingOverallRateLimit=%j', (value) => {
+    expect(() => settingsFrom({ throttlingOverallRateLimit: value })).toThrow(SettingsError);
+  });
+});
+
+describe('throttling in the template', () => {
+  it('puts the default in DefaultRouteSettings, the routes of routeThrottling in RouteSettings, and their sum in an output', () => {
+    // Bundling is skipped, as above. With the context's own limits, not cdk.json's.
+    const routeThrottling = {
+      'POST /api/v1/login': { rateLimit: 2, burstLimit: 3 },
+      'GET /api/v1/posts': { rateLimit: 40, burstLimit: 80 },
+      '$default': { rateLimit: 5, burstLimit: 5 },
+    };
+    const app = new App({
+      context: {
+        'aws:cdk:bundling-stacks': [],
+        throttlingRateLimit: '11',
+        throttlingBurstLimit: '13',
+        routeThrottling: JSON.stringify(routeThrottling),
+        throttlingOverallRateLimit: '5000',
+      },
+    });
+    const settings = readSettings(app.node);
+    const stack = new CommunityPostsStack(app, settings.stackName, { settings });
+    const json = Template.fromStack(stack).toJSON() as {
+      Resources: Record<string, { Type: string; Properties: Record<string, any>; DependsOn?: string[] }>;
+      Outputs: Record<string, { Value: unknown; Description: string }>;
+    };
+    const resources = Object.entries(json.Resources);
+    const stages = resources.filter(([, resource]) => resource.Type === 'AWS::ApiGatewayV2::Stage');
+    expect(stages).toHaveLength(1);
+    const [, stage] = stages[0]!;
+    expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 11, ThrottlingBurstLimit: 13 });
+    expect(stage.Properties.RouteSettings).toEqual({
+      'POST /api/v1/login': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 3 },
+      'GET /api/v1/posts': { ThrottlingRateLimit: 40, ThrottlingBurstLimit: 80 },
+      '$default': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 5 },
+    });
+    // API Gateway refuses route settings for a route that does not exist yet: the stage waits.
+    const routeIds = new Map(
+      resources.filter(([, resource]) => resource.Type === 'AWS::ApiGatewayV2::Route').map(([id, route]) => [route.Properties.RouteKey as string, id]),
+    );
+    for (const routeKey of Object.keys(routeThrottling)) expect(stage.DependsOn, routeKey).toContain(routeIds.get(routeKey));
+    // The most the API accepts: the sum over the routes it has.
+    const routeKeys = [...routeIds.keys()];
+    const sum = routeKeys.reduce((total, key) => total + (routeThrottling[key as keyof typeof routeThrottling]?.rateLimit ?? 11), 0);
+    expect(sum).toBe((routeKeys.length - 3) * 11 + 47);
+    expect(json.Outputs.MaxRequestRate!.Value).toBe(String(sum));
+    expect(json.Outputs.MaxRequestRate!.Description).toContain(`the rate limits of its ${routeKeys.length} routes added up (3 set by routeThrottling`);
+  });
+
+  it('refuses route throttling for a route the API does not have', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const settings: DeploySettings = { ...DEFAULT_SETTINGS, routeThrottling: { 'PATCH /api/v1/nowhere': { rateLimit: 1, burstLimit: 1 } } };
+    expect(() => new CommunityPostsStack(app, 'Stack', { settings })).toThrow(new SettingsError('Context "routeThrottling": the API has no route "PATCH /api/v1/nowhere".'));
   });
 });

@@ -12,14 +12,18 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../../infra/build.ts';
 import { ACKNOWLEDGMENT_REASONS, indexWildcardFindingId } from '../../infra/nag.ts';
-import { READ_ACCESS, READ_WRITE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
+import { TABLE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
 import { ACCESS_LOG_FIELDS } from '../../infra/stack.ts';
+import { stackRouteKeys } from '../../infra/route-keys.ts';
+import { throttleTotals } from '../../infra/settings.ts';
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '../../lib/docs/swagger-ui.ts';
 import { createUser } from '../../lib/accounts.ts';
 import { resetDb } from '../../lib/db/client.ts';
 import { createTableInput, TTL_ATTRIBUTE } from '../../lib/db/table.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../../lib/http/cors.ts';
-import { API_PREFIX, FALLBACK_HANDLER, ROUTES } from '../../lib/routes.ts';
+import { API_PREFIX, FALLBACK_HANDLER, ROUTES, routeKeys } from '../../lib/routes.ts';
+import { sourceDeployment } from '../../scripts/local/deployment.ts';
+import { templateDeployment } from '../../scripts/local/template-deployment.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
 
 // The stack `cdk synth` builds (infra/build.ts, with cdk.json's context), synthesized once for
@@ -124,7 +128,7 @@ describe('table', () => {
 describe('routes', () => {
   it('has one route per entry of the route table, plus $default', () => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, route]) => route.Properties.RouteKey as string);
-    const expected = [...ROUTES.map((route) => `${route.method} ${API_PREFIX}${route.path}`), '$default'];
+    const expected = [...ROUTES.flatMap(routeKeys), '$default'];
     expect(keys.sort()).toEqual(expected.sort());
   });
 
@@ -144,6 +148,31 @@ describe('routes', () => {
       expect(targetOf(routeKey)).toBe(functionLogicalId(handler));
     },
   );
+
+  it.each(ROUTES.filter((route) => route.method === 'GET').map((route) => [route.path, route.handler, !route.changesState]))(
+    'HEAD %s goes to the function of %s: %s',
+    (path, handler, hasHead) => {
+      const key = `HEAD ${API_PREFIX}${path}`;
+      if (hasHead) expect(targetOf(key)).toBe(functionLogicalId(handler as string));
+      else expect(ofType('AWS::ApiGatewayV2::Route').some(([, route]) => route.Properties.RouteKey === key)).toBe(false);
+    },
+  );
+
+  it('is what the local gateway serves from source: the same routes, CORS settings, role policies and environment', () => {
+    const options = { tableName: 'local-table', region: 'us-east-1' };
+    const synthesized = templateDeployment({ ...options, cdkOut: outdir, stackName: built.stack.stackName });
+    const source = sourceDeployment({ ...options, allowedOrigins: String(CONTEXT.allowedOrigins).split(',') });
+    expect(Object.fromEntries(synthesized.routes)).toEqual(Object.fromEntries(source.routes));
+    expect(synthesized.cors).toEqual(source.cors);
+    expect([...synthesized.functions.keys()].sort()).toEqual([...source.functions.keys()].sort());
+    const sorted = (policy: { actions: readonly string[]; resources: readonly string[] }[]) =>
+      policy.map((statement) => ({ actions: [...statement.actions].sort(), resources: [...statement.resources].sort() })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    for (const [name, fn] of source.functions) {
+      const deployed = synthesized.functions.get(name)!;
+      expect(sorted(deployed.policy), name).toEqual(sorted(fn.policy));
+      expect(deployed.environment, name).toEqual(fn.environment);
+    }
+  });
 
   it('sends every other request to the fallback function', () => {
     expect(targetOf('$default')).toBe(functionLogicalId(FALLBACK_HANDLER));
@@ -243,7 +272,7 @@ describe('functions', () => {
     const fallback = await load(FALLBACK_HANDLER);
     const notAllowed = await fallback(event('PATCH', `${API_PREFIX}/users`), {});
     expect(notAllowed.statusCode).toBe(405);
-    expect(notAllowed.headers.Allow).toBe('GET');
+    expect(notAllowed.headers.Allow).toBe('GET, HEAD');
     expect(JSON.parse(notAllowed.body)).toEqual({ detail: 'Method "PATCH" not allowed.' });
     const notFound = await fallback(event('GET', `${API_PREFIX}/nowhere`), {});
     expect(notFound.statusCode).toBe(404);
@@ -328,9 +357,9 @@ describe('functions', () => {
 });
 
 describe('least privilege', () => {
-  it('declares the table access of exactly the read-write routes', () => {
-    const readWrite = ROUTES.filter((route) => route.access === 'read-write').map((route) => route.handler);
-    expect(Object.keys(READ_WRITE_ACCESS).sort()).toEqual(readWrite.sort());
+  it('declares the table access of exactly the routes that use the table', () => {
+    const tableUsers = ROUTES.filter((route) => route.access !== 'none').map((route) => route.handler);
+    expect(Object.keys(TABLE_ACCESS).sort()).toEqual(tableUsers.sort());
   });
 
   it('treats exactly the listed operations as read-only', () => {
@@ -341,12 +370,12 @@ describe('least privilege', () => {
   });
 
   it.each(ROUTES.filter((route) => route.access === 'read').map((route) => [route.handler]))(
-    '%s reads the table and its indexes and writes nothing',
+    '%s gets exactly the reads it uses and writes nothing',
     (handler) => {
       const grants = dynamoGrants(handler);
       expect(grants.other).toEqual([]);
-      expect(grants.table.sort()).toEqual(iamActions(READ_ACCESS.table).sort());
-      expect(grants.index).toEqual(['dynamodb:Query']);
+      expect(grants.table.sort()).toEqual(iamActions(TABLE_ACCESS[handler]!.table).sort());
+      expect(grants.index).toEqual(iamActions(TABLE_ACCESS[handler]!.indexes));
       for (const action of iamActions(WRITE_ACTIONS)) {
         expect([...grants.table, ...grants.index]).not.toContain(action);
       }
@@ -358,7 +387,7 @@ describe('least privilege', () => {
     (handler) => {
       const grants = dynamoGrants(handler);
       expect(grants.other).toEqual([]);
-      expect(grants.table.sort()).toEqual(iamActions(READ_WRITE_ACCESS[handler]!.table).sort());
+      expect(grants.table.sort()).toEqual(iamActions(TABLE_ACCESS[handler]!.table).sort());
       expect(grants.index).toEqual([]);
     },
   );
@@ -423,6 +452,32 @@ describe('api', () => {
     const logGroup = resources[stage.AccessLogSettings.DestinationArn['Fn::GetAtt'][0] as string]!;
     expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
     expect(logGroup.Properties.RetentionInDays).toBe(CONTEXT.logRetentionDays);
+  });
+
+  // cdk.json's per-route throttles, as route key → limits.
+  const routeThrottling = () => CONTEXT.routeThrottling as Record<string, { rateLimit: number; burstLimit: number }>;
+  const routeIds = () => new Map(ofType('AWS::ApiGatewayV2::Route').map(([id, route]) => [route.Properties.RouteKey as string, id]));
+
+  it('throttles the routes of routeThrottling on their own, once they exist', () => {
+    const throttles = Object.entries(routeThrottling());
+    expect(throttles.length).toBeGreaterThan(0);
+    const [, stage] = ofType('AWS::ApiGatewayV2::Stage')[0]! as [string, Resource & { DependsOn?: string[] }];
+    expect(stage.Properties.RouteSettings).toEqual(
+      Object.fromEntries(throttles.map(([key, limits]) => [key, { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit }])),
+    );
+    // API Gateway refuses route settings for a route it does not have yet.
+    for (const [key] of throttles) expect(stage.DependsOn, key).toContain(routeIds().get(key));
+  });
+
+  it('outputs the most requests per second the API accepts: the rate limits of all its routes added up', () => {
+    const keys = [...routeIds().keys()];
+    // The routes the settings add up (infra/route-keys.ts) are the stack's.
+    expect([...keys].sort()).toEqual(stackRouteKeys().sort());
+    const sum = keys.reduce((total, key) => total + (routeThrottling()[key]?.rateLimit ?? (CONTEXT.throttlingRateLimit as number)), 0);
+    const output = template.findOutputs('MaxRequestRate').MaxRequestRate!;
+    expect(output.Value).toBe(String(sum));
+    expect(output.Value).toBe(String(throttleTotals(built.settings).rateLimit));
+    expect(output.Description).toContain(`the rate limits of its ${keys.length} routes added up`);
   });
 
   it('outputs the API URL ending in /api/v1 and the table name', () => {

@@ -3,17 +3,20 @@ import { expect, inject } from 'vitest';
 import { createUser } from '../../lib/accounts.ts';
 import { resetDb } from '../../lib/db/client.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
-import { startServer, type RunningServer } from '../../scripts/local/server.ts';
+import { startServer, type RunningServer, type ServerOptions } from '../../scripts/local/server.ts';
 import { responseValidator } from './openapi.ts';
 
-// Each test file gets its own table in the shared DynamoDB Local and its own local server
-// (the code path `npm start` uses), and talks to it over HTTP. Every response an ApiClient
+// Each test file gets its own table in the shared DynamoDB Local and its own local gateway
+// (the code path `npm start` uses), and talks to it over HTTP. With API_TARGET=bundles
+// (npm run test:bundles) the gateway serves the bundles of cdk.out under their roles, as
+// `npm start -- --bundles` does, on LAMBDA_NODE when it is set. Every response an ApiClient
 // receives is checked against the OpenAPI document (test/support/openapi.ts): a response the
 // document does not describe fails the test that got it.
 
 export interface TestApi {
   url: string;
   table: string;
+  server: RunningServer;
   client(token?: string): ApiClient;
   /** Creates an account (as the admin CLI does) and logs it in over HTTP. */
   user(prefix?: string, password?: string): Promise<TestUser>;
@@ -112,17 +115,30 @@ export function unique(prefix = 'user'): string {
   return `${prefix}${randomUUID().replace(/-/g, '').slice(0, 10)}`;
 }
 
-export async function startApi(): Promise<TestApi> {
+/** Whether this run serves the bundles from cdk.out (npm run test:bundles). */
+export const BUNDLES = process.env.API_TARGET === 'bundles';
+
+/** The target of this run: the sources, or the bundles of cdk.out on LAMBDA_NODE. */
+export function targetOptions(): Pick<ServerOptions, 'target' | 'cdkOut' | 'node'> {
+  if (!BUNDLES) return { target: 'source' };
+  return { target: 'bundles', cdkOut: process.env.CDK_OUT ?? 'cdk.out', ...(process.env.LAMBDA_NODE ? { node: process.env.LAMBDA_NODE } : {}) };
+}
+
+export async function startApi(options: Partial<ServerOptions> = {}): Promise<TestApi> {
   const table = `test-${randomUUID().slice(0, 8)}`;
+  // Handlers run from source read TABLE_NAME when called: closing this API gives the process back
+  // the table of the API started before it.
+  const previousTable = process.env.TABLE_NAME;
   process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
   process.env.TABLE_NAME = table;
   resetDb();
   await ensureTable(table);
-  const server: RunningServer = await startServer({ port: 0 });
+  const server: RunningServer = await startServer({ port: 0, ...targetOptions(), ...options });
   const client = (token?: string) => new ApiClient(server.url, token);
   return {
     url: server.url,
     table,
+    server,
     client,
     async user(prefix = 'user', password = 'correct horse battery') {
       const username = unique(prefix);
@@ -132,6 +148,9 @@ export async function startApi(): Promise<TestApi> {
       const token = (response.body as { token: string }).token;
       return { username, password, id, token, api: client(token) };
     },
-    close: () => server.close(),
+    close: async () => {
+      await server.close();
+      if (previousTable !== undefined) process.env.TABLE_NAME = previousTable;
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { openApiDocument } from '../../lib/openapi/document.ts';
-import { API_PREFIX } from '../../lib/routes.ts';
+import { API_PREFIX, routingPath } from '../../lib/routes.ts';
 
 // Checks an HTTP response against the OpenAPI document (lib/openapi/document.ts): the status must
 // be documented for the path and method, the Content-Type must be one the response lists, the
@@ -136,11 +136,12 @@ export class ResponseValidator {
     } catch {
       fullPath = url.pathname;
     }
-    const template = fullPath.startsWith(`${this.basePath}/`) ? this.matchPath(fullPath.slice(this.basePath.length)) : undefined;
+    const template = fullPath.startsWith(`${this.basePath}/`) ? this.matchPath(routingPath(fullPath.slice(this.basePath.length))) : undefined;
 
     let where: string[];
     let label: string;
-    if (method === 'options') {
+    // A preflight is answered by the gateway (204); any other OPTIONS is an ordinary method.
+    if (method === 'options' && response.status === 204) {
       where = ['x-preflight-responses'];
       label = `OPTIONS ${fullPath} (preflight)`;
     } else if (!template) {

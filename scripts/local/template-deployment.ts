@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tableArn, type PolicyStatement } from './iam-policy.ts';
+import type { Deployment, LocalFunction } from './deployment.ts';
+
+// The deployment as `cdk synth` wrote it to cdk.out: the HTTP API's routes and CORS settings,
+// each Lambda function's bundle, environment and role policy, read from the CloudFormation
+// template. The table's references resolve to the local table, as CloudFormation resolves them to
+// the deployed one.
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON parsed from outside, read field by field
+type Json = Record<string, any>;
+
+export interface TemplateDeploymentOptions {
+  /** The cdk.out folder. */
+  cdkOut: string;
+  stackName: string;
+  tableName: string;
+  region: string;
+}
+
+export class TemplateError extends Error {
+  override name = 'TemplateError';
+}
+
+/** The stack's template, or a clear error when `npm run synth` has not written it. */
+export function readTemplate(cdkOut: string, stackName: string): Json {
+  const file = join(cdkOut, `${stackName}.template.json`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Json;
+  } catch {
+    throw new TemplateError(`No synthesized stack at ${file}: run \`npm run synth\` first.`);
+  }
+}
+
+export function templateDeployment(options: TemplateDeploymentOptions): Deployment {
+  const template = readTemplate(options.cdkOut, options.stackName);
+  const resources = template.Resources as Record<string, Json>;
+  const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+
+  const tables = new Set(ofType('AWS::DynamoDB::Table').map(([id]) => id));
+  // CloudFormation's intrinsic functions, as far as this template uses them.
+  const resolve = (value: unknown): string => {
+    if (typeof value === 'string') return value;
+    const json = value as Json;
+    if (json?.Ref && tables.has(json.Ref)) return options.tableName;
+    if (json?.['Fn::GetAtt'] && tables.has(json['Fn::GetAtt'][0]) && json['Fn::GetAtt'][1] === 'Arn') return tableArn(options.region, options.tableName);
+    if (json?.['Fn::Join']) return (json['Fn::Join'][1] as unknown[]).map(resolve).join(json['Fn::Join'][0]);
+    throw new TemplateError(`Cannot resolve ${JSON.stringify(value)} locally.`);
+  };
+
+  // Each role's DynamoDB statements (log group grants and the like are not DynamoDB's business).
+  const statementsByRole = new Map<string, PolicyStatement[]>();
+  for (const [, policy] of ofType('AWS::IAM::Policy')) {
+    for (const statement of policy.Properties.PolicyDocument.Statement as Json[]) {
+      const actions = ([] as string[]).concat(statement.Action);
+      if (statement.Effect !== 'Allow' || !actions.some((action) => action.startsWith('dynamodb:'))) continue;
+      const resourceList = ([] as unknown[]).concat(statement.Resource);
+      for (const role of policy.Properties.Roles as Json[]) {
+        const list = statementsByRole.get(role.Ref) ?? [];
+        list.push({ actions, resources: resourceList.map(resolve) });
+        statementsByRole.set(role.Ref, list);
+      }
+    }
+  }
+
+  const functions = new Map<string, LocalFunction>();
+  const functionByLogicalId = new Map<string, string>();
+  for (const [id, resource] of ofType('AWS::Lambda::Function')) {
+    // The construct ApiFunction 'PostsDetail' holds the function 'Function': PostsDetailFunction92C5D922.
+    const name = id.replace(/Function[0-9A-F]{8}$/, '');
+    const [file, exported] = String(resource.Properties.Handler).split('.') as [string, string];
+    const variables = (resource.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+    functions.set(name, {
+      name,
+      code: { kind: 'bundle', directory: join(options.cdkOut, resource.Metadata['aws:asset:path']), file: `${file}.mjs`, export: exported },
+      environment: Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, resolve(value)])),
+      policy: statementsByRole.get(resource.Properties.Role['Fn::GetAtt'][0]) ?? [],
+      memorySize: resource.Properties.MemorySize,
+      timeoutSeconds: resource.Properties.Timeout,
+    });
+    functionByLogicalId.set(id, name);
+  }
+
+  const integrations = new Map<string, string>();
+  for (const [id, integration] of ofType('AWS::ApiGatewayV2::Integration')) {
+    integrations.set(id, functionByLogicalId.get(integration.Properties.IntegrationUri['Fn::GetAtt'][0])!);
+  }
+  const routes = new Map<string, string>();
+  for (const [, route] of ofType('AWS::ApiGatewayV2::Route')) {
+    const target = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+    routes.set(route.Properties.RouteKey, integrations.get(target)!);
+  }
+
+  const [, api] = ofType('AWS::ApiGatewayV2::Api')[0] ?? [];
+  const cors = api?.Properties.CorsConfiguration as Json | undefined;
+  return {
+    routes,
+    ...(cors
+      ? {
+          cors: {
+            allowOrigins: cors.AllowOrigins ?? [],
+            allowMethods: cors.AllowMethods ?? [],
+            allowHeaders: cors.AllowHeaders ?? [],
+            exposeHeaders: cors.ExposeHeaders ?? [],
+            maxAge: cors.MaxAge ?? 0,
+          },
+        }
+      : {}),
+    functions,
+  };
+}

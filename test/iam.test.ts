@@ -1,0 +1,147 @@
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableAccess, tableStatements } from '../infra/permissions.ts';
+import { ROUTES, FALLBACK_HANDLER, functionName } from '../lib/routes.ts';
+import { tableArn } from '../scripts/local/iam-policy.ts';
+import { BUNDLES, createPost, startApi, unique, type TestApi } from './support/api.ts';
+
+// Every function runs under its role's policy, through the IAM guard in front of DynamoDB Local
+// (scripts/local/iam-guard.ts), in this file as in every other: a missing grant fails the route
+// that needs it. Here: the guard bites, and each function is granted exactly what it uses.
+
+const REGION = 'us-east-1';
+
+describe('the IAM guard', () => {
+  let api: TestApi;
+  afterAll(() => api?.close());
+
+  it('refuses a call its role does not allow, as DynamoDB does: the route answers 500 and nothing is written', async () => {
+    // posts/detail as it was deployed before: GetItem and PutItem, but its code sends BatchGetItem.
+    api = await startApi({ grants: { PostsDetail: { table: ['GetItem', 'PutItem'], indexes: [] } } });
+    const alice = await api.user('alice');
+    const post = await createPost(alice.api, { title: unique('Guarded'), description: 'x', publish: 'true' });
+
+    const detail = await alice.api.get(`/posts/detail/${post.slug}`);
+    expect(detail.status).toBe(500);
+    expect(detail.body).toEqual({ detail: 'A server error occurred.' });
+    expect(api.server.guard.denials).toContainEqual({
+      identity: 'PostsDetail',
+      operation: 'BatchGetItem',
+      permission: { action: 'dynamodb:BatchGetItem', resource: tableArn(REGION, api.table) },
+    });
+    // The other functions keep their grants: the post is listed, unvisited.
+    const list = await alice.api.get('/posts');
+    expect(list.status).toBe(200);
+    expect(list.body[0]).toMatchObject({ slug: post.slug, total_visitors: 0 });
+  });
+
+  it('refuses a Query on an index to a role granted the table only', async () => {
+    await api.close();
+    api = await startApi({ grants: { PostsList: { table: ['GetItem', 'Query'], indexes: [] } } });
+    const bob = await api.user('bob');
+    const list = await bob.api.get('/posts');
+    expect(list.status).toBe(500);
+    const denial = api.server.guard.denials.find((d) => d.identity === 'PostsList');
+    expect(denial?.permission.action).toBe('dynamodb:Query');
+    expect(denial?.permission.resource).toMatch(new RegExp(`:table/${api.table}/index/[A-Za-z0-9]+$`));
+  });
+
+  it('answers AccessDeniedException to a caller it does not know', async () => {
+    const client = new DynamoDBClient({ endpoint: api.server.guard.url, region: REGION, credentials: { accessKeyId: 'Stranger', secretAccessKey: 'x' }, maxAttempts: 1 });
+    const error = await client.send(new GetItemCommand({ TableName: api.table, Key: { PK: { S: 'x' }, SK: { S: 'x' } } })).catch((e: unknown) => e);
+    client.destroy();
+    expect((error as Error).name).toBe('AccessDeniedException');
+    expect((error as Error).message).toContain('is not authorized to perform: dynamodb:GetItem');
+  });
+});
+
+describe('least privilege', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startApi();
+  });
+  afterAll(() => api?.close());
+
+  it('each function uses every permission its role grants: nothing more is granted than its code sends', async () => {
+    const alice = await api.user('alice');
+    const bob = await api.user('bob');
+    const anonymous = api.client();
+    // Every route, along every path that sends a distinct DynamoDB action.
+    expect((await anonymous.post('/login', { json: { username: alice.username, password: 'wrong password' } })).status).toBe(400);
+    expect((await alice.api.get('/auth')).status).toBe(200);
+    expect((await alice.api.get('/users')).status).toBe(200);
+    expect((await alice.api.get('/users', { query: { page: '2', page_size: '1' } })).status).toBe(200);
+    expect((await alice.api.get(`/users/detail/${bob.username}`)).status).toBe(200);
+    expect((await alice.api.put(`/users/detail/${alice.username}`, { form: { location: 'Lyon' } })).status).toBe(200);
+    const tag = await alice.api.post('/tags', { form: { title: unique('Tag') } });
+    expect(tag.status).toBe(201);
+    expect((await alice.api.get('/tags', { query: { q: 'tag' } })).status).toBe(200);
+    expect((await alice.api.get(`/tags/detail/${tag.body.slug}`)).status).toBe(200);
+    const title = unique('Post');
+    const first = await createPost(alice.api, { title, description: 'x', tags: `${tag.body.title}, ${unique('New')}`, publish: 'true' });
+    const second = await createPost(alice.api, { title, description: 'y', publish: 'true' });
+    expect((await alice.api.get('/tags', { query: { page: '2', page_size: '1' } })).status).toBe(200);
+    for (const sort of ['newest', 'featured', 'views', 'votes', 'active']) {
+      expect((await bob.api.get('/posts', { query: { sort, q: 'x' } })).status).toBe(200);
+    }
+    const pageOne = await bob.api.get('/posts', { query: { page_size: '1' } });
+    expect(pageOne.status).toBe(200);
+    expect((await bob.api.get(pageOne.headers.get('link')!.slice(1, pageOne.headers.get('link')!.indexOf('>')))).status).toBe(200);
+    expect((await bob.api.get('/posts', { query: { page: '2', page_size: '1' } })).status).toBe(200);
+    expect((await bob.api.get(`/posts/detail/${first.slug}`)).status).toBe(200);
+    expect((await bob.api.get(`/posts/detail/${first.slug}`)).status).toBe(200);
+    const renamed = await alice.api.put(`/posts/detail/${second.slug}`, { form: { title: unique('Renamed'), tags: unique('Other') } });
+    expect(renamed.status).toBe(200);
+    expect((await alice.api.put(`/posts/detail/${renamed.body.slug}`, { form: { publish: 'false', tags: tag.body.title } })).status).toBe(200);
+    // Failures before the handler's own read still look the token up (401 comes first).
+    expect((await alice.api.post('/posts', { form: { title: '' } })).status).toBe(400);
+    expect((await alice.api.put(`/posts/detail/${renamed.body.slug}`, { form: { title: '!!!' } })).status).toBe(400);
+    expect((await alice.api.get(`/posts/detail/${'x'.repeat(300)}`)).status).toBe(404);
+    expect((await alice.api.delete(`/posts/detail/${'x'.repeat(300)}`)).status).toBe(404);
+    expect((await alice.api.put(`/posts/detail/${'x'.repeat(300)}`, { form: { title: 'x' } })).status).toBe(404);
+    expect((await alice.api.put(`/users/detail/${'x'.repeat(300)}`, { form: { location: 'x' } })).status).toBe(404);
+    expect((await alice.api.get(`/users/detail/${'x'.repeat(300)}`)).status).toBe(404);
+    expect((await alice.api.get(`/tags/detail/${'x'.repeat(300)}`)).status).toBe(404);
+    expect((await alice.api.delete(`/posts/detail/${first.slug}`)).status).toBe(204);
+    expect((await anonymous.get('/openapi.json')).status).toBe(200);
+    expect((await anonymous.get('/docs')).status).toBe(200);
+    expect((await alice.api.get('/nowhere')).status).toBe(404);
+    expect((await alice.api.get('/logout')).status).toBe(200);
+
+    const arn = tableArn(REGION, api.table);
+    const granted = (handler: string) =>
+      tableStatements(tableAccess(ROUTES.find((route) => route.handler === handler) ?? { handler, access: 'none' }), arn).flatMap((statement) =>
+        statement.actions.map((action) => `${action} ${statement.resources[0]}`),
+      );
+    const handlers = [...new Set(ROUTES.map((route) => route.handler)), FALLBACK_HANDLER];
+    const report: Record<string, { granted: string[]; unused: string[] }> = {};
+    for (const handler of handlers) {
+      const used = [...(api.server.guard.used.get(functionName(handler)) ?? [])];
+      const unused = granted(handler).filter((grant) => {
+        const [action, pattern] = grant.split(' ') as [string, string];
+        const prefix = pattern.endsWith('*') ? pattern.slice(0, -1) : undefined;
+        return !used.some((use) => {
+          const [usedAction, resource] = use.split(' ') as [string, string];
+          return usedAction === action && (prefix ? resource.startsWith(prefix) : resource === pattern);
+        });
+      });
+      report[handler] = { granted: granted(handler), unused };
+    }
+    expect(api.server.guard.denials).toEqual([]);
+    expect(Object.fromEntries(Object.entries(report).map(([handler, { unused }]) => [handler, unused]))).toEqual(
+      Object.fromEntries(handlers.map((handler) => [handler, []])),
+    );
+  });
+});
+
+describe.skipIf(BUNDLES)('the guard follows the function across a new DynamoDB client', () => {
+  it('keeps checking after the client is made anew (resetDb)', async () => {
+    const { resetDb } = await import('../lib/db/client.ts');
+    const api = await startApi({ grants: { AuthCheck: { table: [], indexes: [] } } });
+    const carol = await api.user('carol');
+    resetDb();
+    expect((await carol.api.get('/auth')).status).toBe(500);
+    expect(api.server.guard.denials.map((denial) => denial.identity)).toContain('AuthCheck');
+    await api.close();
+  });
+});
