@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ROUTE_KEY, stackRouteKeys } from '../../infra/route-keys.ts';
 import { CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError, throttleTotals, type DeploySettings } from '../../infra/settings.ts';
 import { CommunityPostsStack } from '../../infra/stack.ts';
@@ -14,7 +16,12 @@ const CDK_JSON = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.u
   context: Record<string, unknown>;
 };
 
-const settingsFrom = (context: Record<string, unknown>) => readSettings(new App({ context }).node);
+/** The settings from this context, as an App's node reads them (without an App and its temporary folder). */
+const settingsFrom = (context: Record<string, unknown>) => readSettings({ tryGetContext: (key: string) => context[key] });
+
+// An App writes its assembly to a temporary folder unless told where: one folder, removed after.
+const outdir = mkdtempSync(join(tmpdir(), 'community-posts-settings-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe('deploy settings', () => {
   it('cdk.json runs the app with tsx and sets every setting to the built-in default', () => {
@@ -67,6 +74,7 @@ describe('deploy settings', () => {
   it('puts the overrides into the template', () => {
     // Bundling is skipped here ('aws:cdk:bundling-stacks': []): only the settings are under test.
     const app = new App({
+      outdir,
       context: {
         'aws:cdk:bundling-stacks': [],
         allowedOrigins: 'https://a.example,https://b.example',
@@ -247,6 +255,7 @@ describe('throttling in the template', () => {
       '$default': { rateLimit: 5, burstLimit: 5 },
     };
     const app = new App({
+      outdir,
       context: {
         'aws:cdk:bundling-stacks': [],
         throttlingRateLimit: '11',
@@ -285,7 +294,7 @@ describe('throttling in the template', () => {
   });
 
   it('refuses route throttling for a route the API does not have', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
     const settings: DeploySettings = { ...DEFAULT_SETTINGS, routeThrottling: { 'PATCH /api/v1/nowhere': { rateLimit: 1, burstLimit: 1 } } };
     expect(() => new CommunityPostsStack(app, 'Stack', { settings })).toThrow(new SettingsError('Context "routeThrottling": the API has no route "PATCH /api/v1/nowhere".'));
   });
