@@ -48,6 +48,7 @@ describe('request bodies', () => {
     ['multipart/form-data; boundary=x', true],
     ['text/plain; charset=iso-8859-1', true],
     ['application/octet-stream', true],
+    ['application/vnd.api+json', true],
     [undefined, true],
   ])('a body of type %s arrives base64-encoded: %s', (contentType, encoded) => {
     const built = event(contentType);
@@ -66,6 +67,15 @@ describe('request bodies', () => {
     const created = await alice.api.post('/posts', { form: { title, description: 'ünïcode + plus', publish: 'true' } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ title, description: 'ünïcode + plus', publish: true });
+  });
+
+  it('gets a JSON body of a +json type, base64-encoded on the way, to the function intact', async () => {
+    const response = await api.client().post('/login', {
+      raw: JSON.stringify({ username: alice.username, password: alice.password }),
+      headers: { 'Content-Type': 'application/vnd.api+json' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.token).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it.each(['just some text', 'title'])('answers a malformed form body (%s) with the documented parse error', async (raw) => {

@@ -8,13 +8,16 @@ import { startEmulator, type Emulator } from '../local/dynamodb-local.ts';
 import { ensureTable } from '../local/ensure-table.ts';
 import { startServer, type RunningServer } from '../local/server.ts';
 
-// The benchmark's own stack: an in-memory DynamoDB Local and the local server in this process.
+// The benchmark's own stack: an in-memory DynamoDB Local and the local server in this process,
+// its functions under their IAM roles as in `npm start`. A deployment has one table: each fresh
+// table gets a gateway of its own (the IAM guard grants the functions that table only).
 
 
 export interface BenchStack {
   emulator: Emulator;
-  server: RunningServer;
-  /** Points the process at a new, empty table (lists then hold only what the caller adds). */
+  /** The gateway of the current table. */
+  readonly server: RunningServer;
+  /** Points the process, and a new gateway, at a new, empty table (lists then hold only what the caller adds). */
   freshTable(): Promise<string>;
   /** An account, logged in over HTTP. */
   login(username?: string): Promise<{ username: string; token: string }>;
@@ -24,23 +27,27 @@ export interface BenchStack {
 export async function startBenchStack(): Promise<BenchStack> {
   const emulator = await startEmulator({ port: await freePort() });
   process.env.DYNAMODB_ENDPOINT = emulator.endpoint;
+  let server: RunningServer | undefined;
   const freshTable = async () => {
     const table = `bench-${randomUUID().slice(0, 8)}`;
     process.env.TABLE_NAME = table;
     resetDb();
     await ensureTable(table);
+    await server?.close();
+    server = await startServer({ port: 0 });
     return table;
   };
   await freshTable();
-  const server = await startServer({ port: 0 });
   return {
     emulator,
-    server,
+    get server() {
+      return server!;
+    },
     freshTable,
     async login(username = `bench${randomUUID().slice(0, 8)}`) {
       const password = 'benchmark password';
       await createUser(username, password);
-      const response = await fetch(`${server.url}/login`, {
+      const response = await fetch(`${server!.url}/login`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ username, password }),
@@ -49,7 +56,7 @@ export async function startBenchStack(): Promise<BenchStack> {
       return { username, token };
     },
     async stop() {
-      await server.close();
+      await server?.close();
       await emulator.stop();
     },
   };
