@@ -37,6 +37,13 @@ interface Pool {
   waiting: ((instance: Instance) => void)[];
 }
 
+/** What an instance sends back (lambda-runtime.mjs). */
+type RuntimeMessage =
+  | { ready: true }
+  | { initError: { errorType: string; errorMessage: string } }
+  | { id: number; payload: string }
+  | { id: number; error: { errorType: string; errorMessage: string } };
+
 interface Instance {
   child: ChildProcess;
   ready: Promise<void>;
@@ -100,10 +107,10 @@ export class BundleRuntime implements FunctionRuntime {
     });
     const ready = new Promise<void>((done, fail) => {
       child.once('exit', (code) => fail(new Error(`${fn.name} exited with code ${code} while starting`)));
-      child.on('message', (message: { ready?: true; initError?: { errorMessage: string }; id?: number; payload?: string; error?: InvokeOutcome }) => {
-        if (message.ready) done();
-        else if (message.initError) fail(new Error(`${fn.name} failed to start: ${message.initError.errorMessage}`));
-        else if (message.id !== undefined) this.settle(message.id, 'payload' in message ? { payload: message.payload! } : (message as { error: never }));
+      child.on('message', (message: RuntimeMessage) => {
+        if ('ready' in message) done();
+        else if ('initError' in message) fail(new Error(`${fn.name} failed to start: ${message.initError.errorMessage}`));
+        else this.settle(message.id, 'payload' in message ? { payload: message.payload } : { error: message.error });
       });
     });
     ready.catch(() => undefined);
