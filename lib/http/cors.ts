@@ -24,9 +24,11 @@ export function corsConfiguration(allowOrigins: string[]): CorsConfiguration {
   };
 }
 
-/** The Access-Control-Allow-Origin value for a request's Origin, or undefined when not allowed. */
-export function allowedOrigin(origin: string | undefined): string | undefined {
-  const allowed = corsAllowedOrigins();
+/**
+ * The Access-Control-Allow-Origin value for a request's Origin under these allowed origins (the
+ * functions': CORS_ALLOWED_ORIGINS; the gateway's: its CORS settings), or undefined when not allowed.
+ */
+export function allowedOrigin(origin: string | undefined, allowed: readonly string[] = corsAllowedOrigins()): string | undefined {
   if (allowed.includes('*')) return '*';
   return origin && allowed.includes(origin) ? origin : undefined;
 }
@@ -39,17 +41,5 @@ export function corsHeaders(origin: string | undefined): Record<string, string> 
     'Access-Control-Allow-Origin': value,
     'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS.join(', '),
     ...(value === '*' ? {} : { Vary: 'Origin' }),
-  };
-}
-
-/** Headers answering a preflight request. */
-export function preflightHeaders(origin: string | undefined): Record<string, string> {
-  const base = corsHeaders(origin);
-  if (!base['Access-Control-Allow-Origin']) return {};
-  return {
-    ...base,
-    'Access-Control-Allow-Methods': CORS_ALLOWED_METHODS.join(', '),
-    'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS.join(', '),
-    'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
   };
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { LocalFunction } from './deployment.ts';
-import type { FunctionRuntime, InvokeOutcome } from './source-runtime.ts';
+import type { FunctionRuntime, InvokeOutcome } from './function-runtime.ts';
 
 // The bundles from cdk.out, run as Lambda runs them: each bundle copied out of the repository (no
 // node_modules to fall back on), each instance a process of its own (scripts/local/lambda-runtime.mjs)

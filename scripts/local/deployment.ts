@@ -1,6 +1,7 @@
 import { corsConfiguration, type CorsConfiguration } from '../../lib/http/cors.ts';
 import { FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '../../lib/routes.ts';
 import { tableAccess, tableStatements } from '../../infra/permissions.ts';
+import { DEFAULT_ROUTE_KEY } from '../../infra/route-keys.ts';
 import { tableArn, type PolicyStatement } from './iam-policy.ts';
 
 // What the local gateway serves: the same description of the deployment whether it comes from the
@@ -59,7 +60,7 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
     });
     return name;
   };
-  routes.set('$default', define(FALLBACK_HANDLER, true, []));
+  routes.set(DEFAULT_ROUTE_KEY, define(FALLBACK_HANDLER, true, []));
   for (const route of ROUTES) {
     const name = define(route.handler, route.access !== 'none', tableStatements(tableAccess(route), arn));
     for (const key of routeKeys(route)) routes.set(key, name);

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { signedAs } from './iam-policy.ts';
 
 // When the handlers run from source inside the local server's process, they share one DynamoDB
 // client. Deployed, each function signs with its own role's credentials, and DynamoDB checks that
@@ -16,7 +17,6 @@ interface Invocation {
 
 const invocations = new AsyncLocalStorage<Invocation>();
 const routed = new WeakSet<object>();
-const CREDENTIAL = /Credential=[^/]+\//;
 
 interface SignedRequest {
   hostname: string;
@@ -42,7 +42,7 @@ export function routeThroughGuard(client: DynamoDBClient): void {
         request.hostname = invocation.guard.hostname;
         request.port = Number(invocation.guard.port);
         request.protocol = invocation.guard.protocol;
-        request.headers.authorization = (request.headers.authorization ?? '').replace(CREDENTIAL, `Credential=${invocation.accessKeyId}/`);
+        request.headers.authorization = signedAs(request.headers.authorization, invocation.accessKeyId);
       }
       return next(args);
     },

@@ -12,7 +12,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
  */
 const TEXT_TYPE = /^(text\/[^;\s]+|application\/(json|xml|javascript))\s*(;\s*charset="?utf-8"?\s*)?$/i;
 
-export const isTextBody = (contentType: string | undefined): boolean => TEXT_TYPE.test((contentType ?? '').trim());
+const isTextBody = (contentType: string | undefined): boolean => TEXT_TYPE.test((contentType ?? '').trim());
 
 export interface RequestParts {
   method: string;

@@ -1,6 +1,7 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { accessDeniedBody, deniedPermission, requiredPermissions, type Permission, type PolicyStatement } from './iam-policy.ts';
+import { accessDeniedBody, deniedPermission, requiredPermissions, signingAccessKey, type Permission, type PolicyStatement } from './iam-policy.ts';
+import { readRequestBody } from './request-body.ts';
 
 // A proxy in front of DynamoDB Local that enforces each Lambda function's role policy, as
 // DynamoDB does on AWS: the caller is the access key of its SigV4 signature (each local function
@@ -33,17 +34,6 @@ export interface IamGuardOptions {
   region: string;
   /** Called on every refusal (npm start prints it). */
   onDenial?: (denial: Denial) => void;
-}
-
-const CREDENTIAL = /Credential=([^/,\s]+)\//;
-
-function readAll(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((done, fail) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => done(Buffer.concat(chunks)));
-    request.on('error', fail);
-  });
 }
 
 export function startIamGuard(options: IamGuardOptions): Promise<IamGuard> {
@@ -79,9 +69,10 @@ export function startIamGuard(options: IamGuardOptions): Promise<IamGuard> {
   };
 
   const server = createServer((request, response) => {
-    readAll(request)
+    readRequestBody(request)
       .then((body) => {
-        const identity = CREDENTIAL.exec(request.headers.authorization ?? '')?.[1] ?? 'anonymous';
+        if (body === 'too-large') return response.destroy(); // no limit is set: cannot happen
+        const identity = signingAccessKey(request.headers.authorization) ?? 'anonymous';
         const operation = String(request.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
         let parsed: Record<string, unknown> = {};
         try {

@@ -17,6 +17,18 @@ export interface Permission {
   resource: string;
 }
 
+const CREDENTIAL = /Credential=([^/,\s]+)\//;
+
+/** The access key a SigV4 `Authorization` header was signed with: who is calling. */
+export function signingAccessKey(authorization: string | undefined): string | undefined {
+  return CREDENTIAL.exec(authorization ?? '')?.[1];
+}
+
+/** The same header, naming another access key (DynamoDB Local checks no signature). */
+export function signedAs(authorization: string | undefined, accessKeyId: string): string {
+  return (authorization ?? '').replace(CREDENTIAL, `Credential=${accessKeyId}/`);
+}
+
 /** The account the local stack pretends to run in (ARNs need one). */
 export const LOCAL_ACCOUNT = '000000000000';
 

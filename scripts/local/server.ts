@@ -3,16 +3,19 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, tableName } from '../../lib/config.ts';
 import { onRequestLogged, type RequestRecord } from '../../lib/http/access-log.ts';
-import type { CorsConfiguration } from '../../lib/http/cors.ts';
+import { allowedOrigin, type CorsConfiguration } from '../../lib/http/cors.ts';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from '../../lib/http/limits.ts';
 import { API_PREFIX, matchPath, routingPath } from '../../lib/routes.ts';
+import { DEFAULT_ROUTE_KEY } from '../../infra/route-keys.ts';
 import { BundleRuntime } from './bundle-runtime.ts';
 import { sourceDeployment, type Deployment, type LocalFunction } from './deployment.ts';
 import { gatewayEvent } from './gateway-event.ts';
 import { startIamGuard, type Denial, type IamGuard } from './iam-guard.ts';
 import { tableArn } from './iam-policy.ts';
 import { tableStatements, type TableAccess } from '../../infra/permissions.ts';
-import { SourceRuntime, type FunctionRuntime, type InvokeOutcome } from './source-runtime.ts';
+import type { FunctionRuntime, InvokeOutcome } from './function-runtime.ts';
+import { readRequestBody } from './request-body.ts';
+import { SourceRuntime } from './source-runtime.ts';
 import { templateDeployment } from './template-deployment.ts';
 
 // The local API Gateway: serves a deployment (from the sources or from cdk.out) over HTTP as an
@@ -91,19 +94,6 @@ function decodePath(path: string): string {
   }
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
-  return new Promise((done, fail) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= GATEWAY_MAX_REQUEST_BYTES) chunks.push(chunk);
-    });
-    request.on('end', () => done(size > GATEWAY_MAX_REQUEST_BYTES ? 'too-large' : Buffer.concat(chunks)));
-    request.on('error', fail);
-  });
-}
-
 interface RouteChoice {
   routeKey: string;
   functionName: string;
@@ -125,20 +115,18 @@ export function selectRoute(routes: Map<string, string>, method: string, path: s
     if (!best || variables < best.variables) best = { routeKey, functionName, ...(variables > 0 ? { params } : {}), variables };
   }
   if (best) return { routeKey: best.routeKey, functionName: best.functionName, ...(best.params ? { params: best.params } : {}) };
-  const fallback = routes.get('$default');
-  return fallback === undefined ? undefined : { routeKey: '$default', functionName: fallback };
+  const fallback = routes.get(DEFAULT_ROUTE_KEY);
+  return fallback === undefined ? undefined : { routeKey: DEFAULT_ROUTE_KEY, functionName: fallback };
 }
 
-/** The Access-Control-Allow-Origin the API's CORS settings give this Origin, if any. */
-function allowedOrigin(cors: CorsConfiguration, origin: string | undefined): string | undefined {
-  if (!origin) return undefined;
-  if (cors.allowOrigins.includes('*')) return '*';
-  return cors.allowOrigins.includes(origin) ? origin : undefined;
+/** API Gateway adds CORS headers only to a request that has an Origin, one its settings allow. */
+function gatewayOrigin(cors: CorsConfiguration, origin: string | undefined): string | undefined {
+  return origin ? allowedOrigin(origin, cors.allowOrigins) : undefined;
 }
 
 /** A preflight is an OPTIONS request with Origin and Access-Control-Request-Method; the gateway answers it. */
 function preflightAnswer(cors: CorsConfiguration, request: IncomingMessage): Answer {
-  const origin = allowedOrigin(cors, request.headers.origin);
+  const origin = gatewayOrigin(cors, request.headers.origin);
   if (!origin) return { status: 204, headers: {} };
   return {
     status: 204,
@@ -168,7 +156,7 @@ export function functionAnswer(outcome: InvokeOutcome, cors: CorsConfiguration |
     headers[name] = String(value);
   }
   if (Array.isArray(result.cookies)) headers['Set-Cookie'] = result.cookies.map(String);
-  const allowed = cors ? allowedOrigin(cors, origin) : undefined;
+  const allowed = cors ? gatewayOrigin(cors, origin) : undefined;
   if (cors && allowed) {
     headers['Access-Control-Allow-Origin'] = allowed;
     if (cors.exposeHeaders.length > 0) headers['Access-Control-Expose-Headers'] = cors.exposeHeaders.join(',').toLowerCase();
@@ -241,7 +229,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       send(response, answer);
       return { status: answer.status };
     }
-    const body = await readBody(request);
+    const body = await readRequestBody(request, GATEWAY_MAX_REQUEST_BYTES);
     if (body === 'too-large') {
       send(response, gatewayAnswer(GATEWAY_ANSWERS.tooLarge));
       return { status: 413 };

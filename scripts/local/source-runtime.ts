@@ -2,17 +2,8 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { dynamodb } from '../../lib/db/client.ts';
 import type { LocalFunction } from './deployment.ts';
 import { routeThroughGuard, runAsFunction } from './function-identity.ts';
+import type { FunctionRuntime, InvokeOutcome } from './function-runtime.ts';
 import { lambdaContext } from './gateway-event.ts';
-
-// How the local gateway invokes a function, and what comes back: Lambda's answer is the handler's
-// result serialized as JSON (its size is what Lambda limits), or the function's error.
-
-export type InvokeOutcome = { payload: string } | { error: { errorType: string; errorMessage: string } };
-
-export interface FunctionRuntime {
-  invoke(fn: LocalFunction, event: APIGatewayProxyEventV2): Promise<InvokeOutcome>;
-  close(): Promise<void>;
-}
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
 
