@@ -1,4 +1,4 @@
-import type { Route } from '../lib/routes.ts';
+import type { Route } from '#lib/routes.ts';
 
 // What each function may do to the table. A TransactWriteItems call needs, per item it holds,
 // the action of that item (Put → PutItem, Update → UpdateItem, Delete → DeleteItem,

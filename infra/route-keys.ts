@@ -1,4 +1,4 @@
-import { ROUTES, routeKeys } from '../lib/routes.ts';
+import { ROUTES, routeKeys } from '#lib/routes.ts';
 
 // The route keys of the deployed HTTP API, as API Gateway writes them ("POST /api/v1/login"):
 // the stack builds its routes from lib/routes.ts, and the settings check per-route throttling

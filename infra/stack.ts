@@ -14,9 +14,9 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { API_PREFIX, FALLBACK_HANDLER, ROUTES, functionName, routeMethods } from '../lib/routes.ts';
-import { corsConfiguration, type CorsConfiguration } from '../lib/http/cors.ts';
-import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '../lib/docs/swagger-ui.ts';
+import { API_PREFIX, FALLBACK_HANDLER, ROUTES, functionName, routeMethods } from '#lib/routes.ts';
+import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
+import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
 import { ApiFunction, type BundledFiles } from './api-function.ts';
 import { acknowledgeNoAuthorizer } from './nag.ts';
 import { tableAccess } from './permissions.ts';

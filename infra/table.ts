@@ -10,7 +10,7 @@ import {
 } from 'aws-cdk-lib/aws-dynamodb';
 import type { KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import type { Construct } from 'constructs';
-import { createTableInput, TTL_ATTRIBUTE } from '../lib/db/table.ts';
+import { createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
 
 // The deployed table is built from the same CreateTable input the local stack sends to
 // DynamoDB Local (lib/db/table.ts), so key schema and indexes cannot drift apart.

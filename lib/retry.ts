@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ServiceUnavailable } from './errors.ts';
+import { retryBudgetMs } from '#lib/config.ts';
+import { ServiceUnavailable } from '#lib/http/errors.ts';
 
 // Every retry in the service — a read-then-write operation that lost a race, a transaction
 // cancelled by a conflict, a DynamoDB call that was throttled, failed inside DynamoDB or timed
@@ -7,7 +8,8 @@ import { ServiceUnavailable } from './errors.ts';
 // deadline: the retry budget (RETRY_BUDGET_MS, default 4 s, well under the Lambda timeout of
 // 10 s). Nested retries share the deadline of the outermost one, so an operation that retries its
 // reads and writes does not multiply the budget. When the budget is spent the client gets
-// 503 {"detail": ...} with Retry-After (lib/http/respond.ts).
+// 503 {"detail": ...} with Retry-After (lib/http/respond.ts). Which DynamoDB failures are
+// retried is lib/db/retry.ts.
 
 /**
  * Thrown when an optimistic write lost a race (a version check or a uniqueness claim changed
@@ -18,14 +20,6 @@ export class RetryableConflict extends Error {
     super(reason);
     this.name = 'RetryableConflict';
   }
-}
-
-export const DEFAULT_RETRY_BUDGET_MS = 4000;
-
-/** The retry budget in milliseconds: RETRY_BUDGET_MS, default 4000. */
-export function retryBudgetMs(): number {
-  const value = Number(process.env.RETRY_BUDGET_MS);
-  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_RETRY_BUDGET_MS;
 }
 
 /** Backoff shapes: a first delay and a cap, both in milliseconds. */
@@ -121,46 +115,4 @@ export function withRetries<T>(operation: (attempt: number) => Promise<T>): Prom
       }
     }
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Which DynamoDB failures are worth retrying. Shared by the SDK retry strategy (lib/db/client.ts)
-// and the error mapping (lib/http/respond.ts): what is retried is what ends in a 503.
-
-const THROTTLING_ERRORS = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'TransactionInProgressException',
-  'LimitExceededException',
-]);
-
-const TRANSIENT_ERRORS = new Set([
-  'InternalServerError',
-  'ServiceUnavailable',
-  'TimeoutError',
-  'RequestTimeout',
-  'RequestTimeoutException',
-  // A single-item write that met an ongoing transaction on the same item: nothing was written.
-  'TransactionConflictException',
-]);
-
-const NETWORK_ERROR_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
-
-interface SdkErrorShape {
-  name?: string;
-  code?: string;
-  $metadata?: { httpStatusCode?: number };
-  $retryable?: { throttling?: boolean };
-}
-
-/** 'throttling' or 'transient' for a DynamoDB or network failure worth retrying; null otherwise. */
-export function transientKind(error: unknown): 'throttling' | 'transient' | null {
-  if (typeof error !== 'object' || error === null) return null;
-  const { name = '', code = '', $metadata, $retryable } = error as SdkErrorShape;
-  if (THROTTLING_ERRORS.has(name) || $metadata?.httpStatusCode === 429 || $retryable?.throttling) return 'throttling';
-  if (TRANSIENT_ERRORS.has(name) || NETWORK_ERROR_CODES.has(code)) return 'transient';
-  const status = $metadata?.httpStatusCode ?? 0;
-  if (status >= 500 && status <= 599) return 'transient';
-  return null;
 }

@@ -1,4 +1,4 @@
-import { AccountError } from '../lib/accounts.ts';
+import { AccountError } from '#lib/auth/account.ts';
 import { describeFailure, run, UsageError, USAGE } from './admin/run.ts';
 
 // `npm run admin -- <command>`: exit 0 on success, 1 when refused or failed, 2 on bad usage.

@@ -1,7 +1,7 @@
 import { startEmulator, type Emulator } from './local/dynamodb-local.ts';
 import { ensureTable } from './local/ensure-table.ts';
 import { startServer } from './local/server.ts';
-import { tableName } from '../lib/config.ts';
+import { tableName } from '#lib/config.ts';
 
 // `npm start`: DynamoDB Local (unless DYNAMODB_ENDPOINT is set), the table, and the API behind
 // the local gateway and IAM guard. `npm start -- --bundles` serves the bundles `npm run synth`

@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as fallback } from '../functions/fallback/not-found.ts';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '../lib/http/access-log.ts';
-import { emfRecord } from '../lib/http/metrics.ts';
-import { API_PREFIX } from '../lib/routes.ts';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '#lib/http/access-log.ts';
+import { emfRecord } from '#lib/http/metrics.ts';
+import { API_PREFIX } from '#lib/routes.ts';
 import { startApi, type TestApi, type TestUser } from './support/api.ts';
 
 // The request log (lib/http/access-log.ts): one JSON line per request with its route, status,

@@ -1,9 +1,10 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, deactivateUser } from '../lib/accounts.ts';
-import { db } from '../lib/db/client.ts';
-import { keys } from '../lib/db/keys.ts';
-import { hashToken } from '../lib/tokens.ts';
+import { createUser } from '#lib/auth/create-account.ts';
+import { deactivateUser } from '#lib/auth/deactivate.ts';
+import { db } from '#lib/db/client.ts';
+import { keys } from '#lib/db/keys.ts';
+import { hashToken } from '#lib/auth/tokens.ts';
 import { BUNDLES, startApi, unique, type TestApi } from './support/api.ts';
 
 const TOKEN = /^[0-9a-f]{40}$/;

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../lib/accounts.ts';
-import { openApiDocument } from '../lib/openapi/document.ts';
+import { createUser } from '#lib/auth/create-account.ts';
+import { openApiDocument } from '#lib/openapi/document.ts';
 import { startServer } from '../scripts/local/server.ts';
 import { startApi, targetOptions, unique, type TestApi } from './support/api.ts';
 

@@ -1,8 +1,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../lib/db/client.ts';
-import { ServiceUnavailable, NotFound } from '../lib/errors.ts';
-import { setFeatured } from '../lib/posts/write.ts';
+import { db } from '#lib/db/client.ts';
+import { ServiceUnavailable, NotFound } from '#lib/http/errors.ts';
+import { setFeatured } from '#lib/posts/feature.ts';
 import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from './support/api.ts';
 
 // Counters and uniqueness claims under parallel requests. Every check recomputes the expected

@@ -1,7 +1,7 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableAccess, tableStatements } from '../infra/permissions.ts';
-import { ROUTES, FALLBACK_HANDLER, functionName } from '../lib/routes.ts';
+import { ROUTES, FALLBACK_HANDLER, functionName } from '#lib/routes.ts';
 import { deniedPermission, tableArn } from '../scripts/local/iam-policy.ts';
 import { BUNDLES, createPost, startApi, unique, type TestApi } from './support/api.ts';
 
@@ -136,7 +136,7 @@ describe('least privilege', () => {
 
 describe.skipIf(BUNDLES)('the guard follows the function across a new DynamoDB client', () => {
   it('keeps checking after the client is made anew (resetDb)', async () => {
-    const { resetDb } = await import('../lib/db/client.ts');
+    const { resetDb } = await import('#lib/db/client.ts');
     const api = await startApi({ grants: { AuthCheck: { table: [], indexes: [] } } });
     const carol = await api.user('carol');
     resetDb();

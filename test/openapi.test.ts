@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCS_ASSETS, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '../lib/docs/swagger-ui.ts';
-import { openApiDocument } from '../lib/openapi/document.ts';
-import { PAGE_SIZES } from '../lib/pagination.ts';
-import { POST_LIMITS } from '../lib/posts/limits.ts';
-import { API_PREFIX, ROUTES, routeMethods } from '../lib/routes.ts';
-import { TAG_TITLE_MAX_LENGTH } from '../lib/tags.ts';
-import { PROFILE_SPECS } from '../lib/users.ts';
+import { DOCS_ASSETS, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
+import { openApiDocument } from '#lib/openapi/document.ts';
+import { PAGE_SIZES } from '#lib/http/paging.ts';
+import { POST_LIMITS } from '#lib/posts/limits.ts';
+import { API_PREFIX, ROUTES, routeMethods } from '#lib/routes.ts';
+import { TAG_TITLE_MAX_LENGTH } from '#lib/tags/tag.ts';
+import { PROFILE_SPECS } from '#lib/users/profile.ts';
 import { startApi, type TestApi } from './support/api.ts';
 import { OpenApiMismatch, ResponseValidator } from './support/openapi.ts';
 

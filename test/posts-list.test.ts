@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setFeatured } from '../lib/posts/write.ts';
+import { setFeatured } from '#lib/posts/feature.ts';
 import { createPost, startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from './support/api.ts';
 
 // GET /posts: published posts only, sorted, searched and paged, over HTTP against DynamoDB Local.

@@ -1,16 +1,16 @@
-import { login } from '../../lib/accounts.ts';
-import { endpoint } from '../../lib/http/endpoint.ts';
-import { ok } from '../../lib/http/respond.ts';
-import { validate } from '../../lib/validation.ts';
+import { login } from '#lib/auth/login.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/respond.ts';
+import { validate } from '#lib/validation.ts';
 
 /** POST /login: username and password (JSON or form) for a new token. */
-export const handler = endpoint(
-  async ({ body }) => {
+export const handler = endpoint({
+  auth: 'none',
+  handler: async ({ body }) => {
     const { username, password } = validate(body, {
       username: { type: 'string', required: true },
       password: { type: 'string', required: true, trim: false },
     });
     return ok({ token: await login(username as string, password as string) });
   },
-  { auth: 'none' },
-);
+});

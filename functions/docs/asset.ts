@@ -1,10 +1,12 @@
-import { docsAsset, gzippedAsset, isDocsAsset } from '../../lib/docs/swagger-ui.ts';
-import { NotFound } from '../../lib/errors.ts';
-import { endpoint } from '../../lib/http/endpoint.ts';
+import { docsAsset, gzippedAsset, isDocsAsset } from '#lib/docs/swagger-ui.ts';
+import { NotFound } from '#lib/http/errors.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
 
 /** GET /docs/{asset}: a stylesheet, script or icon of the docs page. No token needed. */
-export const handler = endpoint(
-  async ({ event, path }) => {
+export const handler = endpoint({
+  auth: 'none',
+  parseBody: false,
+  handler: async ({ event, path }) => {
     const name = path.asset ?? '';
     if (!isDocsAsset(name)) throw new NotFound();
     const asset = docsAsset(name);
@@ -23,5 +25,4 @@ export const handler = endpoint(
     if (asset.text) return { status: 200, headers, raw: { data: asset.data.toString('utf8') } };
     return { status: 200, headers, raw: { data: asset.data.toString('base64'), isBase64Encoded: true } };
   },
-  { auth: 'none', parseBody: false },
-);
+});

@@ -1,10 +1,11 @@
-import { endpoint } from '../../lib/http/endpoint.ts';
-import { created } from '../../lib/http/respond.ts';
-import { createPost } from '../../lib/posts/write.ts';
-import { toPost } from '../../lib/posts/record.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { created } from '#lib/http/respond.ts';
+import { createPost, createReads } from '#lib/posts/create.ts';
+import { postToApi } from '#lib/posts/post.ts';
 
 /** POST /posts: a new post by the caller; unknown tags are created. */
-export const handler = endpoint(
-  async (request) => created(toPost(await createPost(request.readAsCaller, request.body))),
-  { auth: 'required' },
-);
+export const handler = endpoint({
+  auth: 'token',
+  reads: ({ body }) => createReads(body),
+  handler: async ({ caller, body, read }) => created(postToApi(await createPost(caller, body, read))),
+});

@@ -1,10 +1,12 @@
-import { endpoint } from '../../lib/http/endpoint.ts';
-import { ok } from '../../lib/http/respond.ts';
-import { viewPost } from '../../lib/posts/read.ts';
-import { toPost } from '../../lib/posts/record.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/respond.ts';
+import { postReads, viewPost } from '#lib/posts/detail.ts';
+import { postToApi } from '#lib/posts/post.ts';
 
 /** GET /posts/detail/{slug}: a published post or the caller's draft; counts a first visit (not on HEAD). */
-export const handler = endpoint(
-  async (request) => ok(toPost(await viewPost(request.readAsCaller, request.path.slug ?? '', { recordVisit: request.method !== 'HEAD' }))),
-  { auth: 'required' },
-);
+export const handler = endpoint({
+  auth: 'token',
+  reads: ({ path }) => postReads(path.slug ?? ''),
+  handler: async ({ caller, path, read, method }) =>
+    ok(postToApi(await viewPost(caller, path.slug ?? '', read, { recordVisit: method !== 'HEAD' }))),
+});

@@ -1,17 +1,11 @@
-import { NotFound } from '../../lib/errors.ts';
-import { endpoint } from '../../lib/http/endpoint.ts';
-import { ok } from '../../lib/http/respond.ts';
-import { tagKey, toTag } from '../../lib/tags.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { ok } from '#lib/http/respond.ts';
+import { tagDetail, tagDetailReads } from '#lib/tags/detail.ts';
+import { tagToApi } from '#lib/tags/tag.ts';
 
-/** GET /tags/detail/{slug}: one tag. */
-export const handler = endpoint(
-  async (request) => {
-    const key = tagKey(request.path.slug ?? '');
-    if (!key) throw new NotFound();
-    const { read } = await request.readAsCaller([key]);
-    const tag = read.get(key);
-    if (!tag) throw new NotFound();
-    return ok(toTag(tag));
-  },
-  { auth: 'required' },
-);
+/** GET /tags/detail/{slug}: one tag, read with the token. */
+export const handler = endpoint({
+  auth: 'token',
+  reads: ({ path }) => tagDetailReads(path.slug ?? ''),
+  handler: async ({ path, read }) => ok(tagToApi(tagDetail(read, path.slug ?? ''))),
+});

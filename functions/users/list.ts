@@ -1,14 +1,11 @@
-import { endpoint } from '../../lib/http/endpoint.ts';
-import { pagedResult } from '../../lib/http/paged.ts';
-import { PAGE_SIZES, parsePageRequest } from '../../lib/pagination.ts';
-import { listUsers, toProfile } from '../../lib/users.ts';
+import { endpoint } from '#lib/http/endpoint.ts';
+import { pagedResult } from '#lib/http/paging.ts';
+import { listUsers } from '#lib/users/list.ts';
+import { profileToApi } from '#lib/users/profile.ts';
 
-/** GET /users: active users, newest first. */
-export const handler = endpoint(
-  async (request) => {
-    const pageRequest = parsePageRequest(request.query, PAGE_SIZES.users);
-    const [, page] = await Promise.all([request.caller(), listUsers(pageRequest)]);
-    return pagedResult(request, request.query, pageRequest, page, toProfile);
-  },
-  { auth: 'required' },
-);
+/** GET /users: active users, newest first. The page is read in parallel with the token. */
+export const handler = endpoint({
+  auth: 'token',
+  alongside: ({ query }) => listUsers(query),
+  handler: async (request) => pagedResult(request, request.alongside, profileToApi),
+});

@@ -1,8 +1,8 @@
 import { BatchGetCommand, BatchWriteCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '#lib/config.ts';
+import { backoffWithin, currentDeadline, retryStats } from '#lib/retry.ts';
 import { db } from './client.ts';
-import { tableName } from '../config.ts';
 import type { Key } from './keys.ts';
-import { backoffWithin, currentDeadline, retryStats } from '../retry.ts';
 
 export type Item = Record<string, unknown>;
 
@@ -58,6 +58,14 @@ export class BatchResult {
   has(key: Key): boolean {
     return this.items.has(keyId(key));
   }
+}
+
+/**
+ * The read an operation's attempt works from: on the first attempt the one the endpoint made with
+ * the token (lib/http/authentication.ts), on a retry after a lost race a fresh read of the same keys.
+ */
+export function readForAttempt(attempt: number, first: BatchResult, keyList: Key[]): Promise<BatchResult> {
+  return attempt === 1 ? Promise.resolve(first) : batchGet(keyList);
 }
 
 /** Deletes many items, 25 a call, resending what DynamoDB leaves unprocessed. */

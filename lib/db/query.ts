@@ -1,11 +1,18 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '#lib/config.ts';
+import { InvalidPage } from '#lib/http/errors.ts';
+import type { Item } from './batch.ts';
 import { db } from './client.ts';
-import { tableName } from '../config.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
 import { INDEXES, PARTITION_KEY, SORT_KEY, type IndexName } from './table.ts';
 import type { Expression } from './transact.ts';
-import type { Item } from './batch.ts';
-import { InvalidPage } from '../errors.ts';
-import { decodeCursor, encodeCursor, type PageRequest } from '../pagination.ts';
+
+/** Which page of a list: a page number and size, and the cursor of a followed `Link`. */
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+  cursor?: string;
+}
 
 /** One list: a partition of an index, newest (highest sort key) first, optionally filtered. */
 export interface ListQuery {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { backoffWithin, currentDeadline, RetryableConflict, retryStats, withBudget, type BackoffKind } from '../retry.ts';
+import { tableName } from '#lib/config.ts';
+import { backoffWithin, currentDeadline, RetryableConflict, retryStats, withBudget, type BackoffKind } from '#lib/retry.ts';
 import { db } from './client.ts';
-import { tableName } from '../config.ts';
 import type { Key } from './keys.ts';
+import { cancellationReasons, resendBackoff } from './retry.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -74,29 +75,18 @@ function mergeParts(update: Expression, condition?: Condition) {
   };
 }
 
-interface CancellationReason {
-  Code?: string;
-}
-
-// Reasons that cancel a transaction without any fault of its own: it can be sent again as it is.
-const RESEND_REASONS = new Set(['TransactionConflict', 'ProvisionedThroughputExceeded', 'ThrottlingError']);
-
 type Outcome = { kind: 'done' } | { kind: 'resend'; backoff: BackoffKind } | { kind: 'throw'; error: unknown };
 
 function outcomeOf(error: unknown, writes: TxWrite[]): Outcome {
-  const name = (error as { name?: string }).name;
-  if (name !== 'TransactionCanceledException') return { kind: 'throw', error };
-  const reasons = (error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [];
-  const failedIndex = reasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+  const reasons = cancellationReasons(error);
+  if (!reasons) return { kind: 'throw', error };
+  const failedIndex = reasons.indexOf('ConditionalCheckFailed');
   if (failedIndex >= 0) {
     const clientError = writes[failedIndex]?.onConditionFailed?.();
     return { kind: 'throw', error: clientError ?? new RetryableConflict(`condition failed on write ${failedIndex}`) };
   }
-  const codes = reasons.map((reason) => reason.Code ?? 'None').filter((code) => code !== 'None');
-  if (codes.length > 0 && codes.every((code) => RESEND_REASONS.has(code))) {
-    return { kind: 'resend', backoff: codes.includes('TransactionConflict') ? 'conflict' : 'throttling' };
-  }
-  return { kind: 'throw', error };
+  const backoff = resendBackoff(error);
+  return backoff ? { kind: 'resend', backoff } : { kind: 'throw', error };
 }
 
 /**

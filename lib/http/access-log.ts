@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { emptyUsage, withDynamoUsage } from '../db/usage.ts';
-import { log } from '../log.ts';
+import { emptyUsage, withDynamoUsage } from '#lib/db/usage.ts';
+import { log } from '#lib/log.ts';
 import { publishMetrics } from './metrics.ts';
 
 // The request log: one structured JSON line per request (lib/log.ts, at info) with its route,

@@ -2,8 +2,8 @@ import type middy from '@middy/core';
 import jsonBodyParser from '@middy/http-json-body-parser';
 import urlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ParseError, PayloadTooLarge, UnsupportedMediaType, ValidationError } from '../errors.ts';
-import type { Input } from '../validation.ts';
+import type { Input } from '#lib/validation.ts';
+import { ParseError, PayloadTooLarge, UnsupportedMediaType, ValidationError } from './errors.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -13,14 +13,9 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded($|;)/i;
 const jsonParser = jsonBodyParser({ disableContentTypeError: true });
 const formParser = urlencodeBodyParser({ disableContentTypeError: true });
 
-type Request = middy.Request<APIGatewayProxyEventV2>;
+type Request = Pick<middy.Request<APIGatewayProxyEventV2>, 'event'>;
 
-const parsedBodies = new WeakMap<object, Input>();
-
-/** The parsed body of an event that went through `bodyParser` (empty when there was none). */
-export function parsedBody(event: APIGatewayProxyEventV2): Input {
-  return parsedBodies.get(event) ?? { data: {}, form: false };
-}
+export const EMPTY_BODY: Input = Object.freeze({ data: Object.freeze({}), form: false }) as Input;
 
 function pythonTypeName(value: unknown): string {
   if (Array.isArray(value)) return 'list';
@@ -51,47 +46,40 @@ async function parseWith(parser: { before?: (request: never) => unknown }, reque
  * Parses a body by its content type with middy's JSON or urlencoded parser. JSON and form are
  * accepted on every operation; any other type with a body is 415, a body over 1 MiB is 413.
  */
-export function bodyParser(): middy.MiddlewareObj<APIGatewayProxyEventV2> {
-  return {
-    before: async (request: Request) => {
-      const { event } = request;
-      const raw = event.body;
-      if (raw === undefined || raw === null || raw === '') {
-        parsedBodies.set(event, { data: {}, form: false });
-        return;
-      }
-      const size = event.isBase64Encoded ? Buffer.byteLength(raw, 'base64') : Buffer.byteLength(raw, 'utf8');
-      if (size > MAX_BODY_BYTES) throw new PayloadTooLarge(MAX_BODY_BYTES);
-      const contentType = event.headers?.['content-type'] ?? '';
-      if (JSON_TYPE.test(contentType)) {
-        let data: unknown;
-        try {
-          data = await parseWith(jsonParser, request, 'application/json');
-        } catch (error) {
-          const cause = (error as { cause?: { message?: string } }).cause;
-          throw new ParseError(`JSON parse error - ${cause?.message ?? 'invalid JSON'}`);
-        }
-        if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-          throw new ValidationError({
-            non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(data)}.`],
-          });
-        }
-        parsedBodies.set(event, { data: data as Record<string, unknown>, form: false });
-      } else if (FORM_TYPE.test(contentType)) {
-        let fields: Record<string, string | string[]>;
-        try {
-          fields = (await parseWith(formParser, request, 'application/x-www-form-urlencoded')) as Record<string, string | string[]>;
-        } catch {
-          throw new ParseError('Form parse error - malformed application/x-www-form-urlencoded body.');
-        }
-        // A repeated form field counts once, with its last value (as Django's QueryDict).
-        const data = Object.fromEntries(
-          Object.entries(fields).map(([name, value]) => [name, Array.isArray(value) ? value[value.length - 1] : value]),
-        );
-        parsedBodies.set(event, { data, form: true });
-      } else {
-        throw new UnsupportedMediaType(contentType);
-      }
-    },
-  };
+export async function parseBody(request: Request): Promise<Input> {
+  const { event } = request;
+  const raw = event.body;
+  if (raw === undefined || raw === null || raw === '') return EMPTY_BODY;
+  const size = event.isBase64Encoded ? Buffer.byteLength(raw, 'base64') : Buffer.byteLength(raw, 'utf8');
+  if (size > MAX_BODY_BYTES) throw new PayloadTooLarge(MAX_BODY_BYTES);
+  const contentType = event.headers?.['content-type'] ?? '';
+  if (JSON_TYPE.test(contentType)) {
+    let data: unknown;
+    try {
+      data = await parseWith(jsonParser, request, 'application/json');
+    } catch (error) {
+      const cause = (error as { cause?: { message?: string } }).cause;
+      throw new ParseError(`JSON parse error - ${cause?.message ?? 'invalid JSON'}`);
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      throw new ValidationError({
+        non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonTypeName(data)}.`],
+      });
+    }
+    return { data: data as Record<string, unknown>, form: false };
+  }
+  if (FORM_TYPE.test(contentType)) {
+    let fields: Record<string, string | string[]>;
+    try {
+      fields = (await parseWith(formParser, request, 'application/x-www-form-urlencoded')) as Record<string, string | string[]>;
+    } catch {
+      throw new ParseError('Form parse error - malformed application/x-www-form-urlencoded body.');
+    }
+    // A repeated form field counts once, with its last value (as Django's QueryDict).
+    const data = Object.fromEntries(
+      Object.entries(fields).map(([name, value]) => [name, Array.isArray(value) ? value[value.length - 1] : value]),
+    );
+    return { data, form: true };
+  }
+  throw new UnsupportedMediaType(contentType);
 }

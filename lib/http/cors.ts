@@ -1,4 +1,4 @@
-import { corsAllowedOrigins } from '../config.ts';
+import { corsAllowedOrigins } from '#lib/config.ts';
 
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'];
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type'];

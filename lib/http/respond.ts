@@ -1,8 +1,9 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ApiError, ServiceUnavailable } from '../errors.ts';
-import { describeError, log } from '../log.ts';
-import { RetryableConflict, transientKind } from '../retry.ts';
+import { resendBackoff, transientKind } from '#lib/db/retry.ts';
+import { describeError, log } from '#lib/log.ts';
+import { RetryableConflict } from '#lib/retry.ts';
 import { corsHeaders } from './cors.ts';
+import { ApiError, ServiceUnavailable } from './errors.ts';
 
 /** What a handler returns: a status, an optional JSON body and extra headers. */
 export interface ApiResult {
@@ -36,20 +37,12 @@ export function errorResult(error: unknown, context: Record<string, unknown> = {
     if (error instanceof ServiceUnavailable) log.warn('retry budget spent', { ...context, status: 503 });
     return { status: error.status, body: error.body, headers: error.headers };
   }
-  if (error instanceof RetryableConflict || transientKind(error) || isCancelledByThrottling(error)) {
+  if (error instanceof RetryableConflict || transientKind(error) || resendBackoff(error)) {
     log.warn('dynamodb unavailable', { ...context, ...describeError(error) });
     return busyResult();
   }
   log.error('unhandled error', { ...context, ...describeError(error) });
   return { status: 500, body: { detail: 'A server error occurred.' } };
-}
-
-/** A transaction cancelled only because DynamoDB throttled one of its items. */
-function isCancelledByThrottling(error: unknown): boolean {
-  if ((error as { name?: string } | null)?.name !== 'TransactionCanceledException') return false;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  const codes = reasons.map((reason) => reason.Code ?? 'None').filter((code) => code !== 'None');
-  return codes.length > 0 && codes.every((code) => ['TransactionConflict', 'ProvisionedThroughputExceeded', 'ThrottlingError'].includes(code));
 }
 
 export function toHttpResponse(result: ApiResult, origin: string | undefined): APIGatewayProxyStructuredResultV2 {

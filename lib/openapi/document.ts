@@ -1,9 +1,9 @@
-import { DOCS_ASSETS } from '../docs/swagger-ui.ts';
-import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../http/cors.ts';
-import { PAGE_SIZES } from '../pagination.ts';
-import { POST_SORTS } from '../posts/list-params.ts';
-import { API_PREFIX, ROUTES, routeMethods, type Route } from '../routes.ts';
-import { PROFILE_FIELDS, USERNAME_MAX_LENGTH } from '../users.ts';
+import { DOCS_ASSETS } from '#lib/docs/swagger-ui.ts';
+import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/cors.ts';
+import { PAGE_SIZES } from '#lib/http/paging.ts';
+import { POST_SORTS } from '#lib/posts/list.ts';
+import { API_PREFIX, ROUTES, routeMethods, type Route } from '#lib/routes.ts';
+import { PROFILE_FIELDS, USERNAME_MAX_LENGTH } from '#lib/users/profile.ts';
 import { BODY_LIMIT_BYTES, SCHEMAS, detail, fieldErrors, ref, type Schema } from './schemas.ts';
 
 // The OpenAPI 3.1 document of the whole API, built from the route table and the modules that

@@ -1,9 +1,9 @@
-import { MAX_BODY_BYTES } from '../http/body.ts';
-import { POST_LIMITS } from '../posts/limits.ts';
-import { MAX_SLUG_LENGTH } from '../slug.ts';
-import { TAG_TITLE_MAX_LENGTH } from '../tags.ts';
-import { PROFILE_SPECS, USERNAME_MAX_LENGTH } from '../users.ts';
-import type { FieldSpec } from '../validation.ts';
+import { MAX_BODY_BYTES } from '#lib/http/body.ts';
+import { POST_LIMITS } from '#lib/posts/limits.ts';
+import { MAX_SLUG_LENGTH } from '#lib/slugs/rules.ts';
+import { TAG_TITLE_MAX_LENGTH } from '#lib/tags/tag.ts';
+import { PROFILE_SPECS, USERNAME_MAX_LENGTH } from '#lib/users/profile.ts';
+import type { FieldSpec } from '#lib/validation.ts';
 
 // The JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the document: resources, request bodies
 // in both encodings, and the DRF-shaped errors. Limits come from the modules that enforce them.

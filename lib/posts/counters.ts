@@ -1,9 +1,7 @@
-import { keys } from '../db/keys.ts';
-import { tx, type TxWrite } from '../db/transact.ts';
-import { newTagWrites, type TagRef } from '../tags.ts';
-import type { PostRecord } from './record.ts';
-
-const exists = { expression: 'attribute_exists(PK)' };
+import type { TxWrite } from '#lib/db/transact.ts';
+import { newTagWrites, tagCounterWrite, type TagRef } from '#lib/tags/tag.ts';
+import { profileCounterWrite } from '#lib/users/profile.ts';
+import type { PostRecord } from './post.ts';
 
 const published = (post: PostRecord | null) => (post?.publish ? 1 : 0);
 const publishedFeatured = (post: PostRecord | null) => (post?.publish && post.is_featured ? 1 : 0);
@@ -17,23 +15,14 @@ export function counterWrites(author: string, before: PostRecord | null, after: 
   const writes: TxWrite[] = [];
   const postsDelta = published(after) - published(before);
   const featuredDelta = publishedFeatured(after) - publishedFeatured(before);
-  if (postsDelta !== 0 || featuredDelta !== 0) {
-    writes.push({
-      write: tx.update(
-        keys.userProfile(author),
-        { expression: 'ADD total_posts :posts, total_featured_posts :featured', values: { ':posts': postsDelta, ':featured': featuredDelta } },
-        exists,
-      ),
-    });
-  }
+  if (postsDelta !== 0 || featuredDelta !== 0) writes.push(profileCounterWrite(author, postsDelta, featuredDelta));
   const tagDeltas = new Map<string, number>();
   if (before?.publish) for (const slug of before.tag_slugs) tagDeltas.set(slug, (tagDeltas.get(slug) ?? 0) - 1);
   if (after?.publish) for (const slug of after.tag_slugs) tagDeltas.set(slug, (tagDeltas.get(slug) ?? 0) + 1);
   const createdSlugs = new Set(newTags.map((tag) => tag.slug));
   for (const tag of newTags) writes.push(...newTagWrites(tag, tagDeltas.get(tag.slug) ?? 0));
   for (const [slug, delta] of tagDeltas) {
-    if (delta === 0 || createdSlugs.has(slug)) continue;
-    writes.push({ write: tx.update(keys.tag(slug), { expression: 'ADD total_posts :delta', values: { ':delta': delta } }, exists) });
+    if (delta !== 0 && !createdSlugs.has(slug)) writes.push(tagCounterWrite(slug, delta));
   }
   return writes;
 }

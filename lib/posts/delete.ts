@@ -1,53 +1,26 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { batchDelete } from '../db/batch.ts';
-import { db } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
-import { transactWrite, tx } from '../db/transact.ts';
-import { tableName } from '../config.ts';
-import { NotFound } from '../errors.ts';
-import { describeError, log } from '../log.ts';
-import { withRetries } from '../retry.ts';
-import { couldBeSlug } from '../slug.ts';
-import type { ReadAsCaller } from '../auth.ts';
+import type { Caller } from '#lib/auth/tokens.ts';
+import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
+import { transactWrite, tx } from '#lib/db/transact.ts';
+import { NotFound } from '#lib/http/errors.ts';
+import { withRetries } from '#lib/retry.ts';
+import { atVersion, ownedPost } from './access.ts';
 import { counterWrites } from './counters.ts';
-import { atVersion, ownedPost } from './ownership.ts';
-import { storedPost } from './read.ts';
+import { postReads } from './detail.ts';
+import { postFromRead, postKey } from './post.ts';
+import { removeVisits } from './visits.ts';
 
-// Deleting a post: the post and its counters in one transaction, then its visits.
-
-export async function deletePost(readAsCaller: ReadAsCaller, slug: string): Promise<void> {
-  if (!couldBeSlug(slug)) throw new NotFound();
-  const removed = await withRetries(async () => {
-    const { caller: who, read } = await readAsCaller([keys.post(slug)]);
-    const post = ownedPost(storedPost(read, slug), who);
-    await transactWrite([
-      { write: tx.delete(keys.post(post.slug), atVersion(post.version)) },
-      ...counterWrites(post.author, post, null, []),
-    ]);
+/**
+ * DELETE /posts/detail/{slug}: the author removes the post and its counters in one transaction,
+ * then its visits. `read` is the read made with the token (postReads).
+ */
+export async function deletePost(caller: Caller, slug: string, read: BatchResult): Promise<void> {
+  const toRead = postReads(slug);
+  if (toRead.length === 0) throw new NotFound();
+  const removed = await withRetries(async (attempt) => {
+    const post = ownedPost(postFromRead(await readForAttempt(attempt, read, toRead), slug), caller);
+    await transactWrite([{ write: tx.delete(postKey(post.slug), atVersion(post.version)) }, ...counterWrites(post.author, post, null, [])]);
     return post;
   });
   // Only a post someone has viewed has visit items to remove.
   if (removed.total_visitors > 0) await removeVisits(removed.id);
-}
-
-/** Visits of a deleted post are garbage (its id is never reused); failing to remove them is logged. */
-async function removeVisits(postId: string): Promise<void> {
-  try {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const response = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) },
-          ProjectionExpression: 'PK, SK',
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      );
-      await batchDelete((response.Items ?? []).map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
-      startKey = response.LastEvaluatedKey;
-    } while (startKey);
-  } catch (error) {
-    log.warn('visit cleanup failed', { postId, ...describeError(error) });
-  }
 }

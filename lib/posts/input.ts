@@ -1,7 +1,7 @@
-import { ValidationError } from '../errors.ts';
-import { slugify } from '../slugify.ts';
-import { TAG_TITLE_MAX_LENGTH } from '../tags.ts';
-import { check, MESSAGES, type Input } from '../validation.ts';
+import { ValidationError } from '#lib/http/errors.ts';
+import { slugify } from '#lib/slugs/slugify.ts';
+import { TAG_TITLE_MAX_LENGTH } from '#lib/tags/tag.ts';
+import { check, MESSAGES, type Input } from '#lib/validation.ts';
 import { POST_LIMITS } from './limits.ts';
 
 export interface PostInput {

@@ -12,3 +12,6 @@ export const POST_LIMITS = {
    */
   descriptionBytes: 150_000,
 } as const;
+
+/** How many post slug candidates (`base`, `base-1`, ...) a create or rename reads with its other reads. */
+export const POST_SLUG_WINDOW = 5;

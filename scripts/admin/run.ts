@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
-import { AccountError, createUser, deactivateUser, setPassword } from '../../lib/accounts.ts';
-import { tableName } from '../../lib/config.ts';
-import { NotFound } from '../../lib/errors.ts';
-import { setFeatured } from '../../lib/posts/write.ts';
+import { AccountError } from '#lib/auth/account.ts';
+import { createUser } from '#lib/auth/create-account.ts';
+import { deactivateUser } from '#lib/auth/deactivate.ts';
+import { setPassword } from '#lib/auth/set-password.ts';
+import { tableName } from '#lib/config.ts';
+import { NotFound } from '#lib/http/errors.ts';
+import { setFeatured } from '#lib/posts/feature.ts';
 
 // The administrator commands: account and moderation tasks that have no API endpoint.
 

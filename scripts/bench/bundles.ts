@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLING, PROJECT_ROOT } from '../../infra/api-function.ts';
-import { FALLBACK_HANDLER, ROUTES } from '../../lib/routes.ts';
+import { FALLBACK_HANDLER, ROUTES } from '#lib/routes.ts';
 import { spread, type Spread } from './stats.ts';
 
 // Part 2: bundle bytes and cold import time of every function, beside a floor handler.

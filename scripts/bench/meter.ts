@@ -1,5 +1,5 @@
-import { dynamodb } from '../../lib/db/client.ts';
-import { capacityUnits, type Capacity } from '../../lib/db/usage.ts';
+import { dynamodb } from '#lib/db/client.ts';
+import { capacityUnits, type Capacity } from '#lib/db/usage.ts';
 
 // Meters the DynamoDB calls of this process on the one client every handler uses: calls by
 // operation (one per command sent, whatever the SDK retries) and the consumed capacity DynamoDB

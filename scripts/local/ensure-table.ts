@@ -1,6 +1,6 @@
 import { CreateTableCommand, DescribeTableCommand, UpdateTimeToLiveCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { dynamodb } from '../../lib/db/client.ts';
-import { createTableInput, TTL_ATTRIBUTE } from '../../lib/db/table.ts';
+import { dynamodb } from '#lib/db/client.ts';
+import { createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
 
 /** Creates the table from its single definition when it does not exist yet. Returns true if created. */
 export async function ensureTable(tableName: string): Promise<boolean> {

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, tableName } from '../../lib/config.ts';
-import { onRequestLogged, type RequestRecord } from '../../lib/http/access-log.ts';
-import { allowedOrigin, type CorsConfiguration } from '../../lib/http/cors.ts';
-import { LAMBDA_RESPONSE_LIMIT_BYTES } from '../../lib/http/limits.ts';
-import { API_PREFIX, matchPath, routingPath } from '../../lib/routes.ts';
+import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, tableName } from '#lib/config.ts';
+import { onRequestLogged, type RequestRecord } from '#lib/http/access-log.ts';
+import { allowedOrigin, type CorsConfiguration } from '#lib/http/cors.ts';
+import { LAMBDA_RESPONSE_LIMIT_BYTES } from '#lib/http/limits.ts';
+import { API_PREFIX, matchPath, routingPath } from '#lib/routes.ts';
 import { DEFAULT_ROUTE_KEY } from '../../infra/route-keys.ts';
 import { BundleRuntime } from './bundle-runtime.ts';
 import { sourceDeployment, type Deployment, type LocalFunction } from './deployment.ts';

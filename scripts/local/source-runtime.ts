@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { dynamodb } from '../../lib/db/client.ts';
+import { dynamodb } from '#lib/db/client.ts';
 import type { LocalFunction } from './deployment.ts';
 import { routeThroughGuard, runAsFunction } from './function-identity.ts';
 import type { FunctionRuntime, InvokeOutcome } from './function-runtime.ts';

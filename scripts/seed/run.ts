@@ -1,8 +1,9 @@
-import { AccountError, createUser } from '../../lib/accounts.ts';
-import { tableName } from '../../lib/config.ts';
-import { getPost } from '../../lib/posts/read.ts';
-import { setFeatured } from '../../lib/posts/write.ts';
-import { slugify } from '../../lib/slugify.ts';
+import { AccountError } from '#lib/auth/account.ts';
+import { createUser } from '#lib/auth/create-account.ts';
+import { tableName } from '#lib/config.ts';
+import { getPost } from '#lib/posts/get.ts';
+import { setFeatured } from '#lib/posts/feature.ts';
+import { slugify } from '#lib/slugs/slugify.ts';
 import { DEMO_TAGS, DEMO_USERS, demoPosts, type DemoPost } from './content.ts';
 
 // `npm run seed`: fills the running local stack with demo data. Accounts and featured flags have

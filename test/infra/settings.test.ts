@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ROUTE_KEY, stackRouteKeys } from '../../infra/route-keys.ts';
 import { CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError, throttleTotals, type DeploySettings } from '../../infra/settings.ts';
 import { CommunityPostsStack } from '../../infra/stack.ts';
-import { API_PREFIX, ROUTES } from '../../lib/routes.ts';
+import { API_PREFIX, ROUTES } from '#lib/routes.ts';
 
 // The deploy settings: cdk.json's context and `-c name=value` overrides (strings).
 

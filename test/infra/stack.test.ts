@@ -16,12 +16,12 @@ import { TABLE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions
 import { ACCESS_LOG_FIELDS } from '../../infra/stack.ts';
 import { stackRouteKeys } from '../../infra/route-keys.ts';
 import { throttleTotals } from '../../infra/settings.ts';
-import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '../../lib/docs/swagger-ui.ts';
-import { createUser } from '../../lib/accounts.ts';
-import { resetDb } from '../../lib/db/client.ts';
-import { createTableInput, TTL_ATTRIBUTE } from '../../lib/db/table.ts';
-import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../../lib/http/cors.ts';
-import { API_PREFIX, FALLBACK_HANDLER, ROUTES, routeKeys } from '../../lib/routes.ts';
+import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
+import { createUser } from '#lib/auth/create-account.ts';
+import { resetDb } from '#lib/db/client.ts';
+import { createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
+import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/cors.ts';
+import { API_PREFIX, FALLBACK_HANDLER, ROUTES, routeKeys } from '#lib/routes.ts';
 import { sourceDeployment } from '../../scripts/local/deployment.ts';
 import { templateDeployment } from '../../scripts/local/template-deployment.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';

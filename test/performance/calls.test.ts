@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setFeatured } from '../../lib/posts/write.ts';
+import { setFeatured } from '#lib/posts/feature.ts';
 import { countDynamoDbCalls, type CallCounter } from '../support/dynamodb-calls.ts';
 import { startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
 

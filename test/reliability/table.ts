@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../lib/db/client.ts';
-import { padCounter } from '../../lib/db/keys.ts';
-import { INDEXES } from '../../lib/db/table.ts';
-import { hashToken } from '../../lib/tokens.ts';
+import { db } from '#lib/db/client.ts';
+import { padCounter } from '#lib/db/keys.ts';
+import { INDEXES } from '#lib/db/table.ts';
+import { hashToken } from '#lib/auth/tokens.ts';
 
 // Helpers for the reliability and security suites: read the whole table without going through
 // the API, check every invariant of the data model from the base items, and keep the figures of

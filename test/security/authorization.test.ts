@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../lib/db/client.ts';
-import { newToken, tokenItem } from '../../lib/tokens.ts';
+import { db } from '#lib/db/client.ts';
+import { newToken, newTokenItem } from '#lib/auth/tokens.ts';
 import { startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
 import { fingerprint, scanTable, tableDiff } from '../reliability/table.ts';
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
   process.env.TOKEN_TTL_DAYS = '0.00001'; // under a second, stored rounded to whole seconds
   try {
     expiredToken = newToken();
-    await db().send(new PutCommand({ TableName: api.table, Item: tokenItem(expiredToken, { id: owner.id, username: owner.username }) }));
+    await db().send(new PutCommand({ TableName: api.table, Item: newTokenItem(expiredToken, { id: owner.id, username: owner.username }) }));
   } finally {
     if (previous === undefined) delete process.env.TOKEN_TTL_DAYS;
     else process.env.TOKEN_TTL_DAYS = previous;
@@ -199,9 +199,9 @@ describe('object-level authorization: every write endpoint × every kind of call
 
   it('the expired token is still stored, and refused everywhere, reads included', async () => {
     const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-    const { db } = await import('../../lib/db/client.ts');
-    const { keys } = await import('../../lib/db/keys.ts');
-    const { hashToken } = await import('../../lib/tokens.ts');
+    const { db } = await import('#lib/db/client.ts');
+    const { keys } = await import('#lib/db/keys.ts');
+    const { hashToken } = await import('#lib/auth/tokens.ts');
     const { Item } = await db().send(new GetCommand({ TableName: api.table, Key: keys.token(hashToken(expiredToken)), ConsistentRead: true }));
     expect(Item, 'DynamoDB has not removed it (DynamoDB Local never does)').toBeDefined();
     expect(Number(Item!.expires_at)).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));

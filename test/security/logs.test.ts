@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { db } from '../../lib/db/client.ts';
-import { keys } from '../../lib/db/keys.ts';
+import { db } from '#lib/db/client.ts';
+import { keys } from '#lib/db/keys.ts';
 import { startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
 import { installFaults, type FaultInjector } from '../support/faults.ts';
 import { rawRequest } from '../reliability/raw-http.ts';

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../lib/db/client.ts';
-import { keys } from '../../lib/db/keys.ts';
-import { ROUTES } from '../../lib/routes.ts';
+import { db } from '#lib/db/client.ts';
+import { keys } from '#lib/db/keys.ts';
+import { ROUTES } from '#lib/routes.ts';
 import { startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
 import { scanTable } from '../reliability/table.ts';
 

@@ -3,10 +3,11 @@ import { DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, deactivateUser } from '../../lib/accounts.ts';
-import { db, dynamodb } from '../../lib/db/client.ts';
-import { keys } from '../../lib/db/keys.ts';
-import { BCRYPT_COST } from '../../lib/passwords.ts';
+import { createUser } from '#lib/auth/create-account.ts';
+import { deactivateUser } from '#lib/auth/deactivate.ts';
+import { db, dynamodb } from '#lib/db/client.ts';
+import { keys } from '#lib/db/keys.ts';
+import { BCRYPT_COST } from '#lib/auth/passwords.ts';
 import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
 import { median, recordFigures, scanTable } from '../reliability/table.ts';
 

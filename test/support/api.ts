@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, inject } from 'vitest';
-import { createUser } from '../../lib/accounts.ts';
-import { resetDb } from '../../lib/db/client.ts';
+import { createUser } from '#lib/auth/create-account.ts';
+import { resetDb } from '#lib/db/client.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../../scripts/local/server.ts';
 import { responseValidator } from './openapi.ts';

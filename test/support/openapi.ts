@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { openApiDocument } from '../../lib/openapi/document.ts';
-import { API_PREFIX, routingPath } from '../../lib/routes.ts';
+import { openApiDocument } from '#lib/openapi/document.ts';
+import { API_PREFIX, routingPath } from '#lib/routes.ts';
 
 // Checks an HTTP response against the OpenAPI document (lib/openapi/document.ts): the status must
 // be documented for the path and method, the Content-Type must be one the response lists, the

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Item } from '../../lib/db/batch.ts';
-import type { Page } from '../../lib/db/query.ts';
-import type { ApiRequest } from '../../lib/http/endpoint.ts';
-import { LAMBDA_RESPONSE_LIMIT_BYTES, PAGE_BODY_BUDGET_BYTES } from '../../lib/http/limits.ts';
-import { escapedSize, fitPage, pagedResult } from '../../lib/http/paged.ts';
-import { toHttpResponse } from '../../lib/http/respond.ts';
+import type { Item } from '#lib/db/batch.ts';
+import type { Page } from '#lib/db/query.ts';
+import type { ApiRequest } from '#lib/http/endpoint.ts';
+import { LAMBDA_RESPONSE_LIMIT_BYTES, PAGE_BODY_BUDGET_BYTES } from '#lib/http/limits.ts';
+import { escapedSize, fitPage, pagedResult } from '#lib/http/paging.ts';
+import { toHttpResponse } from '#lib/http/respond.ts';
 
 // The size cut of list pages (lib/http/paged.ts) on synthetic items: no database involved.
 
@@ -88,15 +88,15 @@ describe('pagedResult', () => {
 
   it('a page that fits keeps its Link (or its lack of one)', () => {
     const all = items(10, () => 'small');
-    expect(pagedResult(request, { page_size: '100' }, pageRequest, pageOf(all, true), shape)).toEqual({ status: 200, body: all, headers: { Link: link('after-9') } });
-    expect(pagedResult(request, { page_size: '100' }, pageRequest, pageOf(all, false), shape)).toEqual({ status: 200, body: all });
+    expect(pagedResult(request, { params: { page_size: '100' }, request: pageRequest, page: pageOf(all, true) }, shape)).toEqual({ status: 200, body: all, headers: { Link: link('after-9') } });
+    expect(pagedResult(request, { params: { page_size: '100' }, request: pageRequest, page: pageOf(all, false) }, shape)).toEqual({ status: 200, body: all });
   });
 
   it('a page too big for Lambda is cut, and its Link continues after the last item it holds', () => {
     // 100 items of 150,000 bytes with 50,000 quotes: 15 MB of body, 20 MB once escaped.
     const all = items(100, (i) => `${i}${'€'.repeat(33_000)}${'"'.repeat(50_000)}`);
     for (const hasNext of [true, false]) {
-      const result = pagedResult(request, { page_size: '100' }, pageRequest, pageOf(all, hasNext), shape);
+      const result = pagedResult(request, { params: { page_size: '100' }, request: pageRequest, page: pageOf(all, hasNext) }, shape);
       const body = result.body as Synthetic[];
       expect(body.length).toBeGreaterThan(0);
       expect(body.length).toBeLessThan(100);

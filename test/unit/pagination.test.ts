@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidPage } from '../../lib/errors.ts';
-import { decodeCursor, encodeCursor, nextPageUrl, PAGE_SIZES, parsePageRequest } from '../../lib/pagination.ts';
+import { InvalidPage } from '#lib/http/errors.ts';
+import { decodeCursor, encodeCursor } from '#lib/db/cursor.ts';
+import { nextPageUrl, PAGE_SIZES, parsePageRequest } from '#lib/http/paging.ts';
 
 const ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK'];
 const PARTITION = { attribute: 'GSI1PK', value: 'TAGS' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { couldBeSlug, isValidSlug, MAX_SLUG_LENGTH, slugCandidate } from '../../lib/slug.ts';
-import { slugify } from '../../lib/slugify.ts';
+import { couldBeSlug, isValidSlug, MAX_SLUG_LENGTH, slugCandidate } from '#lib/slugs/rules.ts';
+import { slugify } from '#lib/slugs/slugify.ts';
 
 describe('slugify', () => {
   it.each([

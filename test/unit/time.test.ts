@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { epochSeconds, isCalendarDate, isoTimestamp, nowMicros, profileTimestamp } from '../../lib/time.ts';
+import { epochSeconds, isCalendarDate, isoTimestamp, nowMicros, profileTimestamp } from '#lib/time.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 

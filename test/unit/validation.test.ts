@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../lib/errors.ts';
-import { isHttpUrl, MESSAGES, validate, type Input, type Specs } from '../../lib/validation.ts';
+import { ValidationError } from '#lib/http/errors.ts';
+import { isHttpUrl, MESSAGES, validate, type Input, type Specs } from '#lib/validation.ts';
 
 const json = (data: Record<string, unknown>): Input => ({ data, form: false });
 const form = (data: Record<string, string>): Input => ({ data, form: true });

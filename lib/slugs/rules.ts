@@ -1,5 +1,5 @@
-// What a slug may look like. Making one from a title is lib/slugify.ts (it carries the library's
-// character map, which read-only functions need not bundle).
+// What a slug may look like. Making one from a title is slugify.ts: it loads the slugify library's
+// character map, which functions that only check slugs (every read) need not load at a cold start.
 
 /** Longest slug base; leaves room for a `-N` suffix inside DynamoDB's key limits. */
 export const MAX_SLUG_LENGTH = 200;

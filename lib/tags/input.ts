@@ -1,8 +1,8 @@
-import { ValidationError } from './errors.ts';
-import { isValidSlug, MAX_SLUG_LENGTH } from './slug.ts';
-import { slugify } from './slugify.ts';
-import { TAG_TITLE_MAX_LENGTH, type TagRef } from './tags.ts';
-import { check, type Input } from './validation.ts';
+import { ValidationError } from '#lib/http/errors.ts';
+import { isValidSlug, MAX_SLUG_LENGTH } from '#lib/slugs/rules.ts';
+import { slugify } from '#lib/slugs/slugify.ts';
+import { check, type Input } from '#lib/validation.ts';
+import { TAG_TITLE_MAX_LENGTH, type TagRef } from './tag.ts';
 
 const SLUG_MESSAGE = 'Enter a valid "slug" consisting of lowercase letters, numbers and single hyphens.';
 

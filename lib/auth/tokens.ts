@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from './db/client.ts';
-import { keys, listPartitions, listSortKeys, type Key } from './db/keys.ts';
-import { INDEXES, TTL_ATTRIBUTE } from './db/table.ts';
-import { tableName, tokenTtlDays } from './config.ts';
-import { epochSeconds, isoTimestamp, nowMicros } from './time.ts';
+import { tableName, tokenTtlDays } from '#lib/config.ts';
+import { db } from '#lib/db/client.ts';
+import { keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
+import { INDEXES, TTL_ATTRIBUTE } from '#lib/db/table.ts';
+import { epochSeconds, isoTimestamp, nowMicros } from '#lib/time.ts';
 
-// Tokens are 40 lowercase hex characters from a CSPRNG. Only their SHA-256 is stored, so a copy
+// The token entity. Tokens are 40 lowercase hex characters from a CSPRNG. Only their SHA-256 is stored, so a copy
 // of the table does not let anyone log in; lookups go by hash, never by comparing secrets.
 
 const TOKEN_PATTERN = /^[0-9a-f]{40}$/;
@@ -30,7 +30,7 @@ export function isWellFormedToken(token: string): boolean {
 }
 
 /** The stored record of a freshly issued token. */
-export function tokenItem(token: string, user: { id: number; username: string }): Record<string, unknown> {
+export function newTokenItem(token: string, user: { id: number; username: string }): Record<string, unknown> {
   const micros = nowMicros();
   const created = isoTimestamp(micros);
   return {

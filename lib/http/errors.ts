@@ -1,5 +1,5 @@
-// Typed API errors. Each carries its HTTP status and its DRF-shaped body; lib/http/respond.ts is
-// the one place that turns any thrown value into a response.
+// Typed API errors, thrown by every layer: each carries its HTTP status and its DRF-shaped body.
+// respond.ts is the one place that turns any thrown value into a response.
 
 export type ErrorBody = Record<string, unknown>;
 

@@ -1,15 +1,18 @@
-import type { BatchResult } from '../db/batch.ts';
-import { keys, type Key } from '../db/keys.ts';
-import { candidateKeys, firstFreeSlug } from '../free-slug.ts';
-import { slugify } from '../slugify.ts';
-import type { TagRef } from '../tags.ts';
+import type { BatchResult } from '#lib/db/batch.ts';
+import { keys, type Key } from '#lib/db/keys.ts';
+import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
+import { slugify } from '#lib/slugs/slugify.ts';
+import { tagTitleKey, type TagRef } from './tag.ts';
+
+// The tags of a post being written, given as titles: existing tags matched by title, new ones
+// given a free slug to be created in the post's transaction.
 
 // How many slug candidates of a new tag are read up front; more are read only on collision.
 const TAG_SLUG_WINDOW = 2;
 
 /** Keys to read so that `resolveTags` can match the titles: title claims and slug candidates. */
 export function tagKeys(titles: string[]): Key[] {
-  return titles.flatMap((title) => [keys.tagTitle(title), ...candidateKeys(slugify(title), keys.tag, TAG_SLUG_WINDOW)]);
+  return titles.flatMap((title) => [tagTitleKey(title), ...candidateKeys(slugify(title), keys.tag, TAG_SLUG_WINDOW)]);
 }
 
 export interface ResolvedTags {
@@ -25,7 +28,7 @@ export async function resolveTags(titles: string[], read: BatchResult): Promise<
   const created: TagRef[] = [];
   const reserved = new Set<string>();
   for (const title of titles) {
-    const claim = read.get(keys.tagTitle(title));
+    const claim = read.get(tagTitleKey(title));
     if (claim) {
       tags.push({ title: String(claim.title), slug: String(claim.slug) });
       continue;

@@ -1,6 +1,6 @@
-import { batchGet, type BatchResult } from './db/batch.ts';
-import type { Key } from './db/keys.ts';
-import { slugCandidate } from './slug.ts';
+import { batchGet, type BatchResult } from '#lib/db/batch.ts';
+import type { Key } from '#lib/db/keys.ts';
+import { slugCandidate } from './rules.ts';
 
 // Slugs are claimed by item keys. To find `base`, `base-1`, ... that is free, the keys of a
 // window of candidates are read together; usually the first window answers in the same

@@ -1,6 +1,9 @@
-import { keys, listPartitions, listSortKeys } from '../db/keys.ts';
-import { INDEXES } from '../db/table.ts';
-import type { Item } from '../db/batch.ts';
+import type { BatchResult, Item } from '#lib/db/batch.ts';
+import { keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
+import { INDEXES } from '#lib/db/table.ts';
+
+// The post entity: the record the service works with, the item it is stored as (with its search
+// text and the list-index keys it carries while published), and its API shape.
 
 /** A post as stored: its API fields plus what the service needs to keep it consistent. */
 export interface PostRecord {
@@ -31,14 +34,20 @@ export interface PostRecord {
 // Separates fields in the search text; validation keeps it out of every field.
 const FIELD_SEPARATOR = '\u0000';
 
+/** Title, description, keywords and meta description, lower-cased: what `q` matches. */
 export function searchText(post: PostRecord): string {
   return [post.title, post.description, post.keywords ?? '', post.meta_description ?? '']
     .join(FIELD_SEPARATOR)
     .toLowerCase();
 }
 
+/** The key a post is stored under: its current slug (the key itself claims the slug). */
+export function postKey(slug: string): Key {
+  return keys.post(slug);
+}
+
 /** The stored item: keys, fields, search text, and list-index keys only while published. */
-export function postItem(post: PostRecord): Item {
+export function postToItem(post: PostRecord): Item {
   const item: Item = { ...keys.post(post.slug), ...post, search: searchText(post) };
   if (post.publish) {
     item[INDEXES.lists.partitionKey] = listPartitions.posts;
@@ -51,7 +60,7 @@ export function postItem(post: PostRecord): Item {
   return item;
 }
 
-export function postRecord(item: Item): PostRecord {
+export function postFromItem(item: Item): PostRecord {
   const nullableString = (value: unknown) => (value === null || value === undefined ? null : String(value));
   return {
     id: String(item.id),
@@ -77,8 +86,14 @@ export function postRecord(item: Item): PostRecord {
   };
 }
 
+/** The post stored under `slug` in a batch read that included its key. */
+export function postFromRead(read: BatchResult, slug: string): PostRecord | undefined {
+  const item = read.get(keys.post(slug));
+  return item ? postFromItem(item) : undefined;
+}
+
 /** The API shape of a post, fields in the contract's order. */
-export function toPost(post: PostRecord) {
+export function postToApi(post: PostRecord) {
   return {
     author: post.author,
     title: post.title,

@@ -1,5 +1,5 @@
 import slugifyLib from 'slugify';
-import { MAX_SLUG_LENGTH } from './slug.ts';
+import { MAX_SLUG_LENGTH } from './rules.ts';
 
 /**
  * Lowercase ASCII words joined by single hyphens. Underscores separate words too, so every slug

@@ -1,0 +1,62 @@
+import type middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { authenticate, presentedToken } from '#lib/auth/authenticate.ts';
+import type { Caller } from '#lib/auth/tokens.ts';
+import type { BatchResult } from '#lib/db/batch.ts';
+import type { Key } from '#lib/db/keys.ts';
+import type { ApiRequest } from './request.ts';
+
+// Authentication before the handler. A route that needs a token declares what it reads along with
+// it; this middleware makes that one read in middy's `before` and answers the 401 there, so no
+// handler runs, reads or writes for a caller it does not know.
+
+export interface TokenReads<T> {
+  /** Items read in the token's BatchGetItem (one round trip for the token and the items). */
+  reads?: (request: ApiRequest) => Key[];
+  /** A read-only query sent in parallel with the token's GetItem (a list's page); discarded on a 401. */
+  alongside?: (request: ApiRequest) => Promise<T>;
+}
+
+export interface Authenticated<T> {
+  caller: Caller;
+  /** The items of `reads`. */
+  read: BatchResult;
+  /** The result of `alongside`. */
+  alongside: T;
+}
+
+/** What the endpoint's middlewares hand on to the handler, on the Lambda context (as middy's own middlewares do). */
+export interface EndpointContext extends Context {
+  request?: ApiRequest;
+  /** A body that could not be parsed: answered after the token check, so a bad token is a 401 first (as DRF). */
+  deferred?: unknown;
+  authenticated?: Authenticated<unknown>;
+}
+
+/** Runs `step`, turning a synchronous throw into a rejection. */
+const attempt = <T>(step: () => T | Promise<T>): Promise<T> => new Promise<T>((resolve) => resolve(step()));
+
+export function authentication<T>(route: TokenReads<T>): middy.MiddlewareObj<unknown, unknown, Error, EndpointContext> {
+  return {
+    name: 'authentication',
+    before: async ({ context: internal }) => {
+      const request = internal.request!;
+      // No usable token: 401 without a DynamoDB call, whatever the route reads.
+      const token = presentedToken(request.event.headers?.authorization);
+      const keys = internal.deferred === undefined ? attempt(() => route.reads?.(request) ?? []) : Promise.resolve([]);
+      const itemKeys = await keys.catch((error: unknown) => {
+        internal.deferred = error;
+        return [];
+      });
+      const ready = internal.deferred === undefined;
+      const [auth, alongside] = await Promise.allSettled([
+        authenticate(token, itemKeys),
+        ready && route.alongside ? attempt(() => route.alongside!(request)) : Promise.resolve(undefined as T),
+      ]);
+      if (auth.status === 'rejected') throw auth.reason;
+      if (internal.deferred !== undefined) throw internal.deferred;
+      if (alongside.status === 'rejected') throw alongside.reason;
+      internal.authenticated = { ...auth.value, alongside: alongside.value };
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { Item } from '#lib/db/batch.ts';
+import type { Page, PageRequest } from '#lib/db/query.ts';
+import type { ApiRequest } from './endpoint.ts';
+import { InvalidPage } from './errors.ts';
+import { PAGE_BODY_BUDGET_BYTES } from './limits.ts';
+import { ok, type ApiResult } from './respond.ts';
+
+// Lists over HTTP: page-number paging with DRF's rules, the `Link: rel="next"` URL that carries the
+// cursor of the next page (lib/db/cursor.ts), and pages cut to what a Lambda response can hold.
+
+export const PAGE_SIZES = { users: 100, tags: 500, posts: 100 } as const;
+
+const POSITIVE_INTEGER = /^[1-9]\d{0,8}$/;
+
+export function parsePageRequest(params: Record<string, string | undefined>, maxPageSize: number): PageRequest {
+  const { page: rawPage, page_size: rawSize, cursor } = params;
+  let page = 1;
+  if (rawPage !== undefined) {
+    if (!POSITIVE_INTEGER.test(rawPage)) throw new InvalidPage();
+    page = Number(rawPage);
+  }
+  // As DRF: a page_size that is not a positive integer falls back to the default (the maximum).
+  let pageSize = maxPageSize;
+  if (rawSize !== undefined && POSITIVE_INTEGER.test(rawSize)) pageSize = Math.min(Number(rawSize), maxPageSize);
+  return { page, pageSize, ...(cursor ? { cursor } : {}) };
+}
+
+export interface LinkSource {
+  headers: Record<string, string | undefined>;
+  rawPath: string;
+}
+
+/** The absolute URL of the next page: the same path and parameters, the next page and cursor. */
+export function nextPageUrl(source: LinkSource, params: Record<string, string | undefined>, page: number, cursor: string): string {
+  const host = source.headers['x-forwarded-host'] ?? source.headers.host ?? 'localhost';
+  const proto = source.headers['x-forwarded-proto'] ?? 'https';
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && name !== 'page' && name !== 'cursor') query.set(name, value);
+  }
+  query.set('page', String(page + 1));
+  query.set('cursor', cursor);
+  return `${proto}://${host}${source.rawPath}?${query.toString()}`;
+}
+
+/**
+ * The bytes a JSON text takes once it is the `body` string of Lambda's result object: its UTF-8
+ * bytes after JSON-escaping it once more (every `"` and `\` of the text doubles; non-ASCII stays
+ * as it is), without the two quotes around it. Always at least the text's own UTF-8 bytes.
+ */
+export function escapedSize(json: string): number {
+  return Buffer.byteLength(JSON.stringify(json), 'utf8') - 2;
+}
+
+export interface FittedPage {
+  /** The shaped items that fit, in order: always at least one when there was one. */
+  body: unknown[];
+  /** True when items were left out to stay within the budget. */
+  cut: boolean;
+}
+
+/**
+ * The longest run of items, from the first, whose JSON array (brackets and commas included) stays
+ * within `budget` bytes as measured by `escapedSize`. The first item is taken whatever its size, so
+ * a page is never empty (no stored item comes near the budget: DynamoDB items are at most 400 KB).
+ * Items are shaped one by one and shaping stops at the first one that does not fit.
+ */
+export function fitPage<T>(items: readonly T[], shape: (item: T) => unknown, budget: number = PAGE_BODY_BUDGET_BYTES): FittedPage {
+  const body: unknown[] = [];
+  let size = 2; // "[" and "]"
+  for (const item of items) {
+    const shaped = shape(item);
+    const added = escapedSize(JSON.stringify(shaped)) + (body.length > 0 ? 1 : 0); // "," before all but the first
+    if (body.length > 0 && size + added > budget) return { body, cut: true };
+    body.push(shaped);
+    size += added;
+  }
+  return { body, cut: false };
+}
+
+/** A page of a list with what asked for it: the parameters a `Link` repeats and the page request. */
+export interface ListedPage {
+  params: Record<string, string | undefined>;
+  request: PageRequest;
+  page: Page;
+}
+
+/**
+ * A page as a bare JSON array, with `Link: <next>; rel="next"` when more follow. A page whose items
+ * would make the response too big for Lambda (limits.ts) is cut short, and its Link then
+ * continues right after the last item it holds.
+ */
+export function pagedResult(request: ApiRequest, listed: ListedPage, shape: (item: Item) => unknown): ApiResult {
+  const { body, cut } = fitPage(listed.page.items, shape);
+  const next = cut ? listed.page.cursorAfter(body.length - 1) : listed.page.next;
+  if (!next) return ok(body);
+  const url = nextPageUrl({ headers: request.event.headers ?? {}, rawPath: request.event.rawPath }, listed.params, listed.request.page, next);
+  return ok(body, { Link: `<${url}>; rel="next"` });
+}

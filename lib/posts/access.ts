@@ -1,0 +1,23 @@
+import type { Caller } from '#lib/auth/tokens.ts';
+import { NotFound, PermissionDenied } from '#lib/http/errors.ts';
+import { isVisibleTo, type PostRecord } from './post.ts';
+
+// Who may see and who may change a post, and the version a change was based on.
+
+const NOT_OWNER = 'You are not owner of this post!';
+
+/** A post the caller may see (published, or their own draft); 404 otherwise. */
+export function visiblePost(post: PostRecord | undefined, caller: Caller): PostRecord {
+  if (!post || !isVisibleTo(post, caller.username)) throw new NotFound();
+  return post;
+}
+
+/** The post if the caller may change it: 404 when unseen, 403 when someone else's. */
+export function ownedPost(stored: PostRecord | undefined, caller: Caller): PostRecord {
+  const post = visiblePost(stored, caller);
+  if (post.author !== caller.username) throw new PermissionDenied(NOT_OWNER);
+  return post;
+}
+
+/** The condition that the post is still at the version that was read (optimistic locking). */
+export const atVersion = (version: number) => ({ expression: 'version = :v', values: { ':v': version } });

@@ -1,0 +1,42 @@
+import type { Caller } from '#lib/auth/tokens.ts';
+import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
+import type { Key } from '#lib/db/keys.ts';
+import { transactWrite, tx } from '#lib/db/transact.ts';
+import { NotFound } from '#lib/http/errors.ts';
+import { withRetries } from '#lib/retry.ts';
+import { couldBeSlug } from '#lib/slugs/rules.ts';
+import { atVersion, visiblePost } from './access.ts';
+import { postFromRead, postKey, postToItem, type PostRecord } from './post.ts';
+import { firstVisitWrite } from './visits.ts';
+
+/** What GET /posts/detail/{slug} reads with the token: the post, unless the slug cannot exist. */
+export function postReads(slug: string): Key[] {
+  return couldBeSlug(slug) ? [postKey(slug)] : [];
+}
+
+class AlreadyVisited extends Error {}
+
+/**
+ * A post for its detail page, recording the caller's visit: the first view by a user adds one to
+ * total_visitors, in the same transaction that stores the (post, user) visit item. A HEAD request
+ * reads without recording (`recordVisit: false`). `read` is the read made with the token.
+ */
+export function viewPost(caller: Caller, slug: string, read: BatchResult, { recordVisit = true } = {}): Promise<PostRecord> {
+  const toRead = postReads(slug);
+  if (toRead.length === 0) return Promise.reject(new NotFound());
+  return withRetries(async (attempt) => {
+    const post = visiblePost(postFromRead(await readForAttempt(attempt, read, toRead), slug), caller);
+    if (!recordVisit) return post;
+    const visited = { ...post, total_visitors: post.total_visitors + 1, version: post.version + 1 };
+    try {
+      await transactWrite([
+        firstVisitWrite(post.id, caller.userId, () => new AlreadyVisited()),
+        { write: tx.put(postToItem(visited), atVersion(post.version)) },
+      ]);
+      return visited;
+    } catch (error) {
+      if (error instanceof AlreadyVisited) return post;
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,88 @@
+import type { Caller } from '#lib/auth/tokens.ts';
+import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
+import { keys, type Key } from '#lib/db/keys.ts';
+import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
+import { NotFound, ValidationError } from '#lib/http/errors.ts';
+import { withRetries } from '#lib/retry.ts';
+import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
+import { couldBeSlug } from '#lib/slugs/rules.ts';
+import { slugify } from '#lib/slugs/slugify.ts';
+import { resolveTags, tagKeys } from '#lib/tags/resolve.ts';
+import { isoTimestamp } from '#lib/time.ts';
+import type { Input } from '#lib/validation.ts';
+import { atVersion, ownedPost } from './access.ts';
+import { counterWrites } from './counters.ts';
+import { parsePostInput, type PostInput } from './input.ts';
+import { POST_SLUG_WINDOW } from './limits.ts';
+import { postFromRead, postKey, postToItem, type PostRecord } from './post.ts';
+
+/** The body as far as it is valid: its problems are reported only after the 404 and 403 checks, as DRF orders them. */
+function parseUpdate(body: Input): { input: PostInput; invalid?: ValidationError } {
+  try {
+    return { input: parsePostInput(body, { partial: true }) };
+  } catch (error) {
+    if (error instanceof ValidationError) return { input: {}, invalid: error };
+    throw error;
+  }
+}
+
+/** The post, and for a new title or new tags the slug candidates and the tags' keys. */
+function keysToRead(slug: string, input: PostInput): Key[] {
+  if (!couldBeSlug(slug)) return [];
+  const toRead: Key[] = [postKey(slug)];
+  if (input.title !== undefined) toRead.push(...candidateKeys(slugify(input.title), keys.post, POST_SLUG_WINDOW));
+  if (input.tags) toRead.push(...tagKeys(input.tags));
+  return toRead;
+}
+
+/** What PUT /posts/detail/{slug} reads with the token. */
+export function updateReads(slug: string, body: Input): Key[] {
+  return keysToRead(slug, parseUpdate(body).input);
+}
+
+/** The fields of `input` applied to `before`: a new version, renamed to `slug` under `slugBase`. */
+function applyUpdate(before: PostRecord, input: PostInput, rename: { slug: string; slugBase: string }, tags?: Awaited<ReturnType<typeof resolveTags>>): PostRecord {
+  return {
+    ...before,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.keywords !== undefined ? { keywords: input.keywords } : {}),
+    ...(input.meta_description !== undefined ? { meta_description: input.meta_description } : {}),
+    ...(input.publish !== undefined ? { publish: input.publish } : {}),
+    ...(tags ? { tags: tags.tags.map((tag) => tag.title), tag_slugs: tags.tags.map((tag) => tag.slug) } : {}),
+    slug: rename.slug,
+    slug_base: rename.slugBase,
+    modified: isoTimestamp(),
+    version: before.version + 1,
+  };
+}
+
+/**
+ * PUT /posts/detail/{slug}: the author changes any subset of the fields. A new title whose slug
+ * base differs moves the post to the first free slug of that base; new tags are created. The post
+ * (one put, or a put and a delete when renamed), its tags and the counters are one transaction.
+ */
+export function updatePost(caller: Caller, slug: string, body: Input, read: BatchResult): Promise<PostRecord> {
+  const { input, invalid } = parseUpdate(body);
+  const toRead = keysToRead(slug, input);
+  if (toRead.length === 0) return Promise.reject(new NotFound());
+  const base = input.title !== undefined ? slugify(input.title) : undefined;
+  return withRetries(async (attempt) => {
+    const current = await readForAttempt(attempt, read, toRead);
+    const before = ownedPost(postFromRead(current, slug), caller);
+    if (invalid) throw invalid;
+    const rename = { slug: before.slug, slugBase: before.slug_base };
+    if (base !== undefined && base !== before.slug_base) {
+      rename.slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current, own: before.slug });
+      rename.slugBase = base;
+    }
+    const tags = input.tags ? await resolveTags(input.tags, current) : undefined;
+    const after = applyUpdate(before, input, rename, tags);
+    const postWrites: TxWrite[] =
+      after.slug === before.slug
+        ? [{ write: tx.put(postToItem(after), atVersion(before.version)) }]
+        : [{ write: tx.put(postToItem(after), { expression: 'attribute_not_exists(PK)' }) }, { write: tx.delete(postKey(before.slug), atVersion(before.version)) }];
+    await transactWrite([...postWrites, ...counterWrites(before.author, before, after, tags?.created ?? [])]);
+    return after;
+  });
+}

@@ -1,0 +1,47 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Caller } from '#lib/auth/tokens.ts';
+import { tableName } from '#lib/config.ts';
+import type { BatchResult, Item } from '#lib/db/batch.ts';
+import { db } from '#lib/db/client.ts';
+import { keys } from '#lib/db/keys.ts';
+import { NotFound, PermissionDenied } from '#lib/http/errors.ts';
+import { validate, type Input } from '#lib/validation.ts';
+import { profileDetail } from './detail.ts';
+import { PROFILE_SPECS } from './profile.ts';
+
+/**
+ * PUT /users/detail/{username}: the owner sets any subset of the editable fields (others keep
+ * their value). 404 for an unknown user, then 403 for someone else's profile, then the body's
+ * 400, as DRF orders them. Returns the stored profile.
+ */
+export async function updateProfile(caller: Caller, username: string, read: BatchResult, body: Input): Promise<Item> {
+  profileDetail(read, username);
+  if (caller.username !== username) throw new PermissionDenied('You are not owner of this profile!');
+  const changes = validate(body, PROFILE_SPECS);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':true': true };
+  const sets = Object.entries(changes).map(([field, value], i) => {
+    names[`#f${i}`] = field;
+    values[`:v${i}`] = value;
+    return `#f${i} = :v${i}`;
+  });
+  // An empty update still checks that the profile exists.
+  const setClause = sets.length > 0 ? `SET ${sets.join(', ')}` : 'SET is_active = :true';
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.userProfile(username),
+        UpdateExpression: setClause,
+        ConditionExpression: 'is_active = :true',
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes!;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') throw new NotFound();
+    throw error;
+  }
+}
