@@ -8,20 +8,20 @@ import base from './vitest.config.ts';
 // every route along its success and error paths; the suites left out observe the handlers from
 // inside the process (DynamoDB call counts, injected faults, log lines).
 export const BUNDLE_SUITES = [
-  'test/smoke.test.ts',
-  'test/auth.test.ts',
-  'test/users.test.ts',
-  'test/tags.test.ts',
-  'test/posts.test.ts',
-  'test/posts-list.test.ts',
-  'test/large-pages.test.ts',
-  'test/http.test.ts',
-  'test/gateway.test.ts',
-  'test/iam.test.ts',
-  'test/openapi.test.ts',
-  'test/concurrency.test.ts',
-  'test/browser.test.ts',
-  'test/security/authorization.test.ts',
+  'test/api/smoke.test.ts',
+  'test/api/auth.test.ts',
+  'test/api/users.test.ts',
+  'test/api/tags.test.ts',
+  'test/api/posts.test.ts',
+  'test/api/posts-list.test.ts',
+  'test/api/large-pages.test.ts',
+  'test/api/http.test.ts',
+  'test/api/gateway.test.ts',
+  'test/api/iam.test.ts',
+  'test/api/openapi.test.ts',
+  'test/api/concurrency.test.ts',
+  'test/api/browser.test.ts',
+  'test/api/security/authorization.test.ts',
 ];
 
 export default defineConfig({

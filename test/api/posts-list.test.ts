@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFeatured } from '#lib/posts/feature.ts';
-import { createPost, startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from './support/api.ts';
+import { createPost, startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
 
 // GET /posts: published posts only, sorted, searched and paged, over HTTP against DynamoDB Local.
 // The table is shared by every test of this file; each test gives its posts a word of its own and

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
 import { ROUTES } from '#lib/routes.ts';
-import { startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
+import { startApi, unique, type TestApi, type TestUser } from '../../support/api.ts';
 import { scanTable } from '../reliability/table.ts';
 
 // Object property level authorization (OWASP API3) and function level authorization (API5):

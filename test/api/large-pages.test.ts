@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from '#lib/http/limits.ts';
 import { POST_LIMITS } from '#lib/posts/limits.ts';
-import { createPost, startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from './support/api.ts';
+import { createPost, startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
 
 // A list page never exceeds what a Lambda function may return (6 MB, the whole result object
 // `{statusCode, headers, body}`): over posts of the largest size the service accepts, GET /posts

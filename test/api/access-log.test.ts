@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handler as fallback } from '../functions/fallback/not-found.ts';
+import { handler as fallback } from '../../functions/fallback/not-found.ts';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '#lib/http/access-log.ts';
 import { emfRecord } from '#lib/http/metrics.ts';
 import { API_PREFIX } from '#lib/routes.ts';
-import { startApi, type TestApi, type TestUser } from './support/api.ts';
+import { startApi, type TestApi, type TestUser } from '../support/api.ts';
 
 // The request log (lib/http/access-log.ts): one JSON line per request with its route, status,
 // latency and DynamoDB cost, and nothing secret; EMF metrics with a cold start in Lambda.
@@ -113,7 +113,7 @@ describe('metrics, as in Lambda', () => {
     process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'provisioned-concurrency';
     try {
       vi.resetModules();
-      const fresh = (await import('../functions/fallback/not-found.ts')).handler;
+      const fresh = (await import('../../functions/fallback/not-found.ts')).handler;
       const lines = parsed(await stdoutOf(() => fresh(lambdaEvent('GET', `${API_PREFIX}/nowhere`), context)));
       expect(lines.some((line) => 'ColdStart' in line)).toBe(false);
       expect(lines.some((line) => 'Latency' in line)).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
-import { startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
+import { startApi, unique, type TestApi, type TestUser } from '../../support/api.ts';
 import { fingerprint, scanTable } from '../reliability/table.ts';
 import { rawRequest } from '../reliability/raw-http.ts';
 

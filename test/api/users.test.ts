@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
-import { startApi, unique, type TestApi, type TestUser } from './support/api.ts';
+import { startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
 
 const PROFILE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 const PROFILE_KEYS = [

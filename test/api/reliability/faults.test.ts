@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, resetDb } from '#lib/db/client.ts';
 import { hashToken } from '#lib/auth/tokens.ts';
 import { resetRetryStats, retryStats } from '#lib/retry.ts';
-import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
-import { installFaults, prng, TRANSIENT_FAULTS, type FaultInjector, type FaultKind } from '../support/faults.ts';
+import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../../support/api.ts';
+import { installFaults, prng, TRANSIENT_FAULTS, type FaultInjector, type FaultKind } from '../../support/faults.ts';
 import { rawRequest, type RawRequest, type RawResponse } from './raw-http.ts';
 import { invariantProblems, median, recordFigures, scanTable, tableDiff, tally, type Item } from './table.ts';
 

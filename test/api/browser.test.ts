@@ -6,8 +6,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { openApiDocument } from '#lib/openapi/document.ts';
-import { startServer } from '../scripts/local/server.ts';
-import { startApi, targetOptions, unique, type TestApi } from './support/api.ts';
+import { startServer } from '../../scripts/local/server.ts';
+import { startApi, targetOptions, unique, type TestApi } from '../support/api.ts';
 
 // A real browser (Debian's Chromium, driven by playwright-core): a page served from another
 // origin logs in and lists posts with fetch and the Authorization header, which only works if
@@ -19,7 +19,7 @@ const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM && process.env.CI) {
   throw new Error(`Chromium is not at ${CHROMIUM}: .ci/run installs it (apt-get install -y chromium), or set CHROMIUM_PATH.`);
 }
-const ARTIFACTS = fileURLToPath(new URL('../test-results/', import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL('../../test-results', import.meta.url));
 // playwright-core adds --headless and a fresh --user-data-dir of its own to every launch.
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

@@ -8,8 +8,8 @@ import { POST_LIMITS } from '#lib/posts/limits.ts';
 import { API_PREFIX, ROUTES, routeMethods } from '#lib/routes.ts';
 import { TAG_TITLE_MAX_LENGTH } from '#lib/tags/tag.ts';
 import { PROFILE_SPECS } from '#lib/users/profile.ts';
-import { startApi, type TestApi } from './support/api.ts';
-import { OpenApiMismatch, ResponseValidator } from './support/openapi.ts';
+import { startApi, type TestApi } from '../support/api.ts';
+import { OpenApiMismatch, ResponseValidator } from '../support/openapi.ts';
 
 // The OpenAPI document (lib/openapi/document.ts): complete for the route table, internally
 // consistent, its limits those the code enforces, and served as built. That every response of the

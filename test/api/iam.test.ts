@@ -1,9 +1,9 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tableAccess, tableStatements } from '../infra/permissions.ts';
+import { tableAccess, tableStatements } from '../../infra/permissions.ts';
 import { ROUTES, FALLBACK_HANDLER, functionName } from '#lib/routes.ts';
-import { deniedPermission, tableArn } from '../scripts/local/iam-policy.ts';
-import { BUNDLES, createPost, startApi, unique, type TestApi } from './support/api.ts';
+import { deniedPermission, tableArn } from '../../scripts/local/iam-policy.ts';
+import { BUNDLES, createPost, startApi, unique, type TestApi } from '../support/api.ts';
 
 // Every function runs under its role's policy, through the IAM guard in front of DynamoDB Local
 // (scripts/local/iam-guard.ts), in this file as in every other: a missing grant fails the route

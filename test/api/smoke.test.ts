@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type TestApi } from './support/api.ts';
+import { startApi, type TestApi } from '../support/api.ts';
 
 let api: TestApi;
 beforeAll(async () => {

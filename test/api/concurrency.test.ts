@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#lib/db/client.ts';
 import { ServiceUnavailable, NotFound } from '#lib/http/errors.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
-import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from './support/api.ts';
+import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
 
 // Counters and uniqueness claims under parallel requests. Every check recomputes the expected
 // values from the base data in the table (posts, tags, visits) and compares them with the stored

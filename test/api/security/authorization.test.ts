@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#lib/db/client.ts';
 import { newToken, newTokenItem } from '#lib/auth/tokens.ts';
-import { startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
+import { startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from '../../support/api.ts';
 import { fingerprint, scanTable, tableDiff } from '../reliability/table.ts';
 
 // Object-level authorization (OWASP API1) and authentication of every write: each write

@@ -8,7 +8,7 @@ import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { db, dynamodb } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
 import { BCRYPT_COST } from '#lib/auth/passwords.ts';
-import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
+import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../../support/api.ts';
 import { median, recordFigures, scanTable } from '../reliability/table.ts';
 
 // Broken authentication (OWASP API2): tokens are stored only as SHA-256 hashes with a TTL, expire

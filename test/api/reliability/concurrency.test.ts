@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { resetRetryStats, retryStats } from '#lib/retry.ts';
 import { hashToken } from '#lib/auth/tokens.ts';
-import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
+import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../../support/api.ts';
 import { invariantProblems, median, recordFigures, scanTable, tally, type Item } from './table.ts';
 
 // Over 200 mixed writes in flight at once from several users — creates with shared tags and

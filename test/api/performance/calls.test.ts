@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFeatured } from '#lib/posts/feature.ts';
-import { countDynamoDbCalls, type CallCounter } from '../support/dynamodb-calls.ts';
-import { startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
+import { countDynamoDbCalls, type CallCounter } from '../../support/dynamodb-calls.ts';
+import { startApi, unique, type TestApi, type TestUser } from '../../support/api.ts';
 
 // DynamoDB calls per request: the floor of docs/performance.md. Calls are stable, so they are
 // asserted exactly; "||" in the comments means issued in parallel (one round trip).

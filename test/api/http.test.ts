@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../scripts/local/server.ts';
-import { startApi, targetOptions, unique, type ApiResponse, type TestApi, type TestUser } from './support/api.ts';
+import { startServer } from '../../scripts/local/server.ts';
+import { startApi, targetOptions, unique, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
 
 let api: TestApi;
 let alice: TestUser;

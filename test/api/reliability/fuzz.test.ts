@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { db } from '#lib/db/client.ts';
-import { startApi, type TestApi, type TestUser } from '../support/api.ts';
+import { startApi, type TestApi, type TestUser } from '../../support/api.ts';
 import { rawRequest, shapeProblems, type RawRequest, type RawResponse } from './raw-http.ts';
 import { fingerprint, invariantProblems, recordFigures, scanTable, tableDiff, tally } from './table.ts';
 

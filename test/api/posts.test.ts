@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPost, startApi, unique, type ApiClient, type TestApi, type TestUser } from './support/api.ts';
+import { createPost, startApi, unique, type ApiClient, type TestApi, type TestUser } from '../support/api.ts';
 
 // POST /posts, GET/PUT/DELETE /posts/detail/{slug} and the counters they keep, over HTTP against
 // DynamoDB Local. The table is shared by every test of this file, so each test uses its own words

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, unique, type ApiClient, type TestApi, type TestUser } from './support/api.ts';
+import { startApi, unique, type ApiClient, type TestApi, type TestUser } from '../support/api.ts';
 
 let api: TestApi;
 let alice: TestUser;

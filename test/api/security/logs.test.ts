@@ -2,8 +2,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
-import { startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
-import { installFaults, type FaultInjector } from '../support/faults.ts';
+import { startApi, unique, type TestApi, type TestUser } from '../../support/api.ts';
+import { installFaults, type FaultInjector } from '../../support/faults.ts';
 import { rawRequest } from '../reliability/raw-http.ts';
 
 // Logs (OWASP API8/API2): at LOG_LEVEL=debug, with real secrets in flight (passwords in login

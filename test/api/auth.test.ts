@@ -5,7 +5,7 @@ import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { db } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
 import { hashToken } from '#lib/auth/tokens.ts';
-import { BUNDLES, startApi, unique, type TestApi } from './support/api.ts';
+import { BUNDLES, startApi, unique, type TestApi } from '../support/api.ts';
 
 const TOKEN = /^[0-9a-f]{40}$/;
 const PROFILE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;

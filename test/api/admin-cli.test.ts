@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApi, unique, type TestApi } from './support/api.ts';
+import { startApi, unique, type TestApi } from '../support/api.ts';
 
 // The administrator CLI, run as an operator would: a separate process against the same table.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 const BAD_CREDENTIALS = { non_field_errors: ['Unable to log in with provided credentials.'] };
 
 interface CliResult {

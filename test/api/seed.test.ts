@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TAGS, DEMO_USERS, demoPosts } from '../scripts/seed/content.ts';
-import { startApi, type ApiClient, type TestApi } from './support/api.ts';
+import { DEMO_TAGS, DEMO_USERS, demoPosts } from '../../scripts/seed/content.ts';
+import { startApi, type ApiClient, type TestApi } from '../support/api.ts';
 
 // `npm run seed`, run twice as the command it is against a fresh table and the local server:
 // the first run fills it, the second adds nothing and prints the same accounts.
