@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.ts';
+import { DYNAMODB_GLOBAL_SETUP, SHARED_TEST_SETTINGS } from './vitest.config.ts';
 
 // `npm run test:bundles`: the API suites against what `npm run synth` wrote to cdk.out, each
 // function's bundle copied out of the repository and run in processes of its own (on LAMBDA_NODE,
@@ -25,9 +25,11 @@ export const BUNDLE_SUITES = [
 ];
 
 export default defineConfig({
+  // The settings of `npm test` (not its projects): these suites alone, with DynamoDB Local.
   test: {
-    ...base.test,
+    ...SHARED_TEST_SETTINGS,
     include: BUNDLE_SUITES,
-    env: { ...base.test?.env, API_TARGET: 'bundles' },
+    globalSetup: DYNAMODB_GLOBAL_SETUP,
+    env: { ...SHARED_TEST_SETTINGS.env, API_TARGET: 'bundles' },
   },
 });

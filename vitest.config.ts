@@ -1,12 +1,40 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
+/** What every run shares: the two projects below and the bundles' run (vitest.bundles.config.ts). */
+export const SHARED_TEST_SETTINGS = {
+  pool: 'forks' as const,
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  env: { LOG_LEVEL: 'error', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+};
+
+/** Starts one DynamoDB Local (Java) for the run: only the suites that reach a table have it. */
+export const DYNAMODB_GLOBAL_SETUP = ['test/support/global-setup.ts'];
+
+/** The stack's tests that need no DynamoDB Local (the others run bundles against it). */
+const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts'];
+
+// `npm test` runs both projects. `npm run test:unit` runs the `unit` project alone: no database,
+// no server, no Java.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
-    pool: 'forks',
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    env: { LOG_LEVEL: 'error', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      {
+        test: {
+          ...SHARED_TEST_SETTINGS,
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', ...OFFLINE_INFRA_SUITES],
+        },
+      },
+      {
+        test: {
+          ...SHARED_TEST_SETTINGS,
+          name: 'api',
+          include: ['test/api/**/*.test.ts', 'test/infra/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...OFFLINE_INFRA_SUITES],
+          globalSetup: DYNAMODB_GLOBAL_SETUP,
+        },
+      },
+    ],
   },
 });

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { CfnTable, ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { TRACING_VARIABLE } from '#lib/config.ts';
 import { tableStatements, type TableAccess } from './permissions.ts';
-import { acknowledgeIndexWildcard, acknowledgeRuntimeVersion } from './nag.ts';
+import { acknowledgeIndexWildcard, acknowledgeRuntimeVersion, acknowledgeXrayWildcard } from './nag.ts';
 
 /** The repository root: handlers are bundled from `functions/`, with its package-lock.json. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -18,8 +19,17 @@ export const ARCHITECTURE = Architecture.ARM_64;
 export const TIMEOUT = Duration.seconds(10);
 
 /**
+ * What esbuild defines for lib/tracing.ts: whether the bundle carries the Powertools Tracer and
+ * the X-Ray SDK (only a traced function's does; an untraced one would never load them).
+ */
+export function tracerDefine(tracing: boolean): Record<string, string> {
+  return { TRACER_IN_BUNDLE: String(tracing) };
+}
+
+/**
  * esbuild, run locally (never Docker): one ESM file per handler with everything it imports,
  * the AWS SDK included (not the runtime's copy) and tree-shaken through its ES module builds.
+ * Without the Tracer: a traced function's bundling defines TRACER_IN_BUNDLE true (ApiFunction).
  */
 export const BUNDLING: BundlingOptions = {
   format: OutputFormat.ESM,
@@ -34,6 +44,7 @@ export const BUNDLING: BundlingOptions = {
   sourcesContent: false,
   logLevel: LogLevel.WARNING,
   forceDockerBundling: false,
+  define: tracerDefine(false),
 };
 
 /** Files copied next to a function's bundle (its index.mjs), which it reads at run time. */
@@ -56,6 +67,11 @@ export interface ApiFunctionProps {
   logRetention: RetentionDays;
   /** More environment variables. */
   environment?: Record<string, string>;
+  /**
+   * X-Ray active tracing (CDK grants the role the two X-Ray actions it needs) and the Powertools
+   * Tracer switched on in the code (lib/tracing.ts). Default: off.
+   */
+  tracing?: boolean;
   description?: string;
 }
 
@@ -76,7 +92,8 @@ export function copyFilesHook(bundled: BundledFiles): ICommandHooks {
 /**
  * One API operation: a NodejsFunction with the project's defaults (Node.js 22 on arm64, the
  * local esbuild bundle, TABLE_NAME, source maps), its own log group with a retention period, and
- * its own role that may write to that log group and do nothing else until granted table access.
+ * its own role that may write to that log group (and send traces to X-Ray when tracing is on) and
+ * do nothing else until granted table access.
  */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
@@ -110,10 +127,17 @@ export class ApiFunction extends Construct {
         ...(props.table ? { TABLE_NAME: props.table.tableName } : {}),
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
+        ...(props.tracing ? { [TRACING_VARIABLE]: 'true' } : {}),
       },
-      bundling: props.bundledFiles ? { ...BUNDLING, commandHooks: copyFilesHook(props.bundledFiles) } : BUNDLING,
+      ...(props.tracing ? { tracing: Tracing.ACTIVE } : {}),
+      bundling: {
+        ...BUNDLING,
+        define: tracerDefine(props.tracing === true),
+        ...(props.bundledFiles ? { commandHooks: copyFilesHook(props.bundledFiles) } : {}),
+      },
     });
     acknowledgeRuntimeVersion(this.function);
+    if (props.tracing) acknowledgeXrayWildcard(this.role);
   }
 
   /** Allows exactly these actions on the table and, if any, on its indexes. */

@@ -1,4 +1,5 @@
 import { App, type AppProps } from 'aws-cdk-lib';
+import { cdkEnvironment } from '#lib/config.ts';
 import { applyNagChecks } from './nag.ts';
 import { readSettings, type DeploySettings } from './settings.ts';
 import { CommunityPostsStack } from './stack.ts';
@@ -18,12 +19,11 @@ export function buildApp(props: AppProps = {}): BuiltApp {
   const app = new App(props);
   const settings = readSettings(app.node);
   // Set by the CLI from the credentials in use; without them the stack is environment-agnostic.
-  const account = process.env.CDK_DEFAULT_ACCOUNT;
-  const region = process.env.CDK_DEFAULT_REGION;
+  const env = cdkEnvironment();
   const stack = new CommunityPostsStack(app, settings.stackName, {
     settings,
     description: 'community-posts: REST API on API Gateway HTTP API, AWS Lambda and one DynamoDB table',
-    ...(account && region ? { env: { account, region } } : {}),
+    ...(env ? { env } : {}),
   });
   applyNagChecks(app);
   return { app, stack, settings };

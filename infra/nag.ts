@@ -23,6 +23,9 @@ export const ACKNOWLEDGMENT_REASONS = {
     'The API authenticates in the handlers, as its DRF-compatible contract prescribes: `Authorization: Token <key>` is ' +
     "checked against the hashed tokens in the table and refused with the contract's 401 bodies. POST /login is public by " +
     'design and the fallback route only answers 404/405; an API Gateway authorizer would change those responses.',
+  xrayWildcard:
+    'X-Ray active tracing (`cdk deploy -c tracing=true`): xray:PutTraceSegments and xray:PutTelemetryRecords, the two ' +
+    'actions CDK grants a traced function, have no resource type, so "*" is the only resource they can be granted on.',
 } as const;
 
 /** The id cdk-nag gives a wildcard finding on `<table arn>/index/*`. */
@@ -44,4 +47,12 @@ export function acknowledgeRuntimeVersion(fn: IConstruct): void {
 /** Routes without an API Gateway authorizer (on the API: all its routes). */
 export function acknowledgeNoAuthorizer(api: IConstruct): void {
   Validations.of(api).acknowledge({ id: 'AwsSolutions-APIG4', reason: ACKNOWLEDGMENT_REASONS.noAuthorizer });
+}
+
+/** The finding on the X-Ray actions' `*` resource, on a traced function's role. */
+export const XRAY_WILDCARD_FINDING_ID = 'AwsSolutions-IAM5[Resource::*]';
+
+/** A traced function's role: X-Ray's two actions on `*` (only with `-c tracing=true`). */
+export function acknowledgeXrayWildcard(role: IConstruct): void {
+  Validations.of(role).acknowledge({ id: XRAY_WILDCARD_FINDING_ID, reason: ACKNOWLEDGMENT_REASONS.xrayWildcard });
 }

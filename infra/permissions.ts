@@ -30,7 +30,7 @@ export interface TableAccess {
  * needs (BatchGetItem); one that fails before its own read (a bad body, a path that cannot name an
  * item) still reads the token alone, since a bad token must be answered 401 first. The IAM guard
  * of the local stack (scripts/local/iam-guard.ts) enforces these in every API test, and
- * test/iam.test.ts checks that each function uses every permission it is granted.
+ * test/api/iam.test.ts checks that each function uses every permission it is granted.
  */
 export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // the token

@@ -34,6 +34,11 @@ export interface DeploySettings {
   memorySize: number;
   /** How long the function logs and the API access logs are kept. */
   logRetentionDays: RetentionDays;
+  /**
+   * AWS X-Ray tracing of every function (active tracing, the X-Ray permissions, and the
+   * Powertools Tracer switched on in the code). Off by default: the Tracer costs cold-start time.
+   */
+  tracing: boolean;
 }
 
 /** Context keys, as written in cdk.json and given with `-c`. */
@@ -46,6 +51,7 @@ export const CONTEXT_KEYS = {
   throttlingOverallRateLimit: 'throttlingOverallRateLimit',
   memorySize: 'memorySize',
   logRetentionDays: 'logRetentionDays',
+  tracing: 'tracing',
 } as const satisfies Record<keyof DeploySettings, string>;
 
 /** Used for any key the context does not set (cdk.json sets the same values). */
@@ -59,6 +65,7 @@ export const DEFAULT_SETTINGS: DeploySettings = {
   throttlingOverallRateLimit: undefined,
   memorySize: 512,
   logRetentionDays: RetentionDays.ONE_MONTH,
+  tracing: false,
 };
 
 export class SettingsError extends Error {
@@ -180,6 +187,14 @@ export function throttleTotals(settings: DeploySettings, routeKeys: readonly str
   return totals;
 }
 
+/** true or false: a JSON boolean (cdk.json), or the string `true` or `false` (-c), in any case. */
+function flag(key: string, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  const word = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (word === 'true' || word === 'false') return word === 'true';
+  throw new SettingsError(`Context "${key}" must be true or false, not ${JSON.stringify(value)}.`);
+}
+
 function retention(key: string, value: unknown): RetentionDays {
   const days = integer(key, value, 1, 3653);
   if (!RETENTION_VALUES.has(days)) {
@@ -208,6 +223,7 @@ export function readSettings(node: Pick<Node, 'tryGetContext'>): DeploySettings 
     throttlingOverallRateLimit: read('throttlingOverallRateLimit', (key, value) => optionalInteger(key, value, 1, 10_000)),
     memorySize: read('memorySize', (key, value) => integer(key, value, 128, 10_240)),
     logRetentionDays: read('logRetentionDays', retention),
+    tracing: read('tracing', flag),
   };
   throttleTotals(settings);
   return settings;

@@ -89,6 +89,7 @@ export class CommunityPostsStack extends Stack {
           memorySize: settings.memorySize,
           logRetention: settings.logRetentionDays,
           environment: { CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(',') },
+          tracing: settings.tracing,
           description,
         });
         this.functions.set(handler, existing);

@@ -74,3 +74,85 @@ export function useTable(settings: { tableName?: string; endpoint?: string }): v
   if (settings.tableName !== undefined) env.TABLE_NAME = settings.tableName;
   if (settings.endpoint !== undefined) env.DYNAMODB_ENDPOINT = settings.endpoint;
 }
+
+/** Points this process at DynamoDB itself (the admin CLI's `--aws`): no local endpoint. */
+export function useAwsEndpoint(): void {
+  delete env.DYNAMODB_ENDPOINT;
+}
+
+export function useRegionIfUnset(region: string): void {
+  env.AWS_REGION ||= region;
+}
+
+/**
+ * The environment for a child process of the local tools: this process's, with `extra` over it,
+ * and the AWS SDK's Node.js version warning off (the tools run on Node 20; Lambda runs Node 22).
+ */
+export function childEnvironment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return { ...env, ...extra, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+}
+
+/** The command search path alone: for a child that must see nothing else of this environment. */
+export function searchPath(): string | undefined {
+  return env.PATH;
+}
+
+/** The account and region the CDK CLI took from the credentials in use (both, or neither). */
+export function cdkEnvironment(): { account: string; region: string } | undefined {
+  const account = env.CDK_DEFAULT_ACCOUNT;
+  const region = env.CDK_DEFAULT_REGION;
+  return account && region ? { account, region } : undefined;
+}
+
+/** Settings of the local tools (`npm start`, `npm run seed`, the admin CLI). */
+export function localSettings() {
+  const port = Number(env.PORT || 3000);
+  const dynamodbPort = Number(env.DYNAMODB_PORT || 8000);
+  return {
+    /** The local API's port: PORT, default 3000. */
+    port,
+    /** DynamoDB Local's port: DYNAMODB_PORT, default 8000. */
+    dynamodbPort,
+    /** DynamoDB Local keeps its data in memory only (IN_MEMORY=1), not in .data/. */
+    inMemory: env.IN_MEMORY === '1',
+    /** The readable access log of `npm start` (ACCESS_LOG=0 turns it off). */
+    accessLog: env.ACCESS_LOG !== '0',
+    /** A Node.js 22 binary to run the bundles on (Lambda's runtime), if set. */
+    lambdaNode: env.LAMBDA_NODE || undefined,
+    /** The running local API, for the seed: API_URL, default http://127.0.0.1:$PORT/api/v1. */
+    apiUrl: (env.API_URL || `http://127.0.0.1:${port}/api/v1`).replace(/\/+$/, ''),
+    /** The DynamoDB endpoint the local tools use by default. */
+    defaultDynamodbEndpoint: `http://127.0.0.1:${dynamodbPort}`,
+  };
+}
+
+/** A positive number from the environment (the benchmark's BENCH_* settings), or the fallback. */
+export function positiveSetting(name: string, fallback: number): number {
+  return positive(name, fallback);
+}
+
+/** Sets each of these environment settings that is not set yet (the benchmark's quiet defaults). */
+export function useDefaults(settings: Record<string, string>): void {
+  for (const [name, value] of Object.entries(settings)) env[name] ??= value;
+}
+
+/** The log levels of lib/log.ts (Powertools Logger's), least severe first. */
+export const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+/** The level of the JSON log lines: LOG_LEVEL in any case (`debug`, `info`, `silent`, ...), default INFO. */
+export function logLevel(): LogLevelName {
+  const value = (env.LOG_LEVEL ?? '').trim().toUpperCase();
+  return (LOG_LEVELS as readonly string[]).includes(value) ? (value as LogLevelName) : 'INFO';
+}
+
+/**
+ * The variable that switches the Tracer on (`cdk deploy -c tracing=true` sets it to `true` on
+ * every function): Powertools' own, which the Tracer reads too.
+ */
+export const TRACING_VARIABLE = 'POWERTOOLS_TRACE_ENABLED';
+
+/** Whether the functions trace with AWS X-Ray (lib/tracing.ts loads the Tracer only then). */
+export function tracingEnabled(): boolean {
+  return env[TRACING_VARIABLE]?.trim().toLowerCase() === 'true';
+}

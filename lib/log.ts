@@ -1,30 +1,28 @@
-// Structured JSON log lines. Callers pass only what is safe to keep: never a header, a token,
-// a password or a request body. Lines go to the streams directly, not through console: in Lambda
-// console adds a text prefix, and CloudWatch then reads neither the JSON nor embedded metrics.
+import { Logger } from '@aws-lambda-powertools/logger';
+import { logLevel } from '#lib/config.ts';
 
-type Level = 'debug' | 'info' | 'warn' | 'error';
-const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+// The project's logger: Powertools for AWS Lambda's Logger, one JSON object per line with level,
+// message, timestamp and service, and in a function the Lambda context's fields (added by its
+// middy middleware in lib/http/endpoint.ts). It writes through a console of its own on
+// stdout/stderr, not the global one, whose Lambda prefix would hide the JSON from CloudWatch.
+// Callers pass only what is safe to keep: never a header, a token, a password or a request body.
 
-function threshold(): number {
-  const level = (process.env.LOG_LEVEL ?? 'info').toLowerCase() as Level | 'silent';
-  return ORDER[level] ?? ORDER.info;
+export const SERVICE_NAME = 'community-posts';
+
+/** The level is LOG_LEVEL (lib/config.ts), unless Lambda's advanced logging controls set one. */
+export const log = new Logger({ serviceName: SERVICE_NAME, logLevel: logLevel() });
+
+/** Takes LOG_LEVEL again (settings are read on use): the request log does so for each request. */
+export function refreshLogLevel(): void {
+  log.setLogLevel(logLevel());
 }
 
-function write(level: Level, message: string, fields: Record<string, unknown>): void {
-  if (ORDER[level] < threshold()) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...fields });
-  (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
-}
-
-export const log = {
-  debug: (message: string, fields: Record<string, unknown> = {}) => write('debug', message, fields),
-  info: (message: string, fields: Record<string, unknown> = {}) => write('info', message, fields),
-  warn: (message: string, fields: Record<string, unknown> = {}) => write('warn', message, fields),
-  error: (message: string, fields: Record<string, unknown> = {}) => write('error', message, fields),
-};
-
-/** Name, message and stack of an error; SDK errors add their metadata, which holds no secrets. */
-export function describeError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { error: String(error) };
-  return { errorName: error.name, errorMessage: error.message, stack: error.stack };
+/**
+ * Name, message and stack of an error, under `error` as Powertools writes errors. Nothing else of
+ * the error: an SDK error can carry items (a cancelled transaction's reasons), which may hold
+ * password hashes or tokens.
+ */
+export function describeError(error: unknown): { error: { name?: string; message: string; stack?: string } } {
+  if (!(error instanceof Error)) return { error: { message: String(error) } };
+  return { error: { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) } };
 }

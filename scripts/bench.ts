@@ -1,5 +1,6 @@
 import './bench/environment.ts';
 import { join } from 'node:path';
+import { positiveSetting } from '#lib/config.ts';
 import { PROJECT_ROOT } from '../infra/api-function.ts';
 import { measureBundles } from './bench/bundles.ts';
 import { measureLoad } from './bench/load.ts';
@@ -11,10 +12,7 @@ import { startBenchStack } from './bench/stack.ts';
 // `npm run bench`: measures calls, capacity, bundles, latency, paging and search; prints the
 // report and writes it into docs/performance.md. Never part of `npm test`.
 
-const number = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
+const number = positiveSetting;
 
 async function main(): Promise<void> {
   const startedAt = new Date();

@@ -1,3 +1,4 @@
+import { dynamodbEndpoint, localSettings, useRegionIfUnset, useTable } from '#lib/config.ts';
 import { describeFailure } from './admin/run.ts';
 import { describeSeed, seed, SeedError } from './seed/run.ts';
 
@@ -6,9 +7,9 @@ import { describeSeed, seed, SeedError } from './seed/run.ts';
 // DYNAMODB_ENDPOINT, default http://127.0.0.1:$DYNAMODB_PORT (8000); the table is TABLE_NAME.
 // Running it again adds nothing and prints the same accounts.
 
-const apiUrl = (process.env.API_URL || `http://127.0.0.1:${process.env.PORT || 3000}/api/v1`).replace(/\/+$/, '');
-process.env.DYNAMODB_ENDPOINT ||= `http://127.0.0.1:${process.env.DYNAMODB_PORT || 8000}`;
-process.env.AWS_REGION ||= 'us-east-1';
+const { apiUrl, defaultDynamodbEndpoint } = localSettings();
+useTable({ endpoint: dynamodbEndpoint() ?? defaultDynamodbEndpoint });
+useRegionIfUnset('us-east-1');
 
 seed({ apiUrl, progress: (step) => process.stderr.write(`seeding ${step}…\n`) }).then(
   (report) => console.log(describeSeed(report, apiUrl)),

@@ -1,7 +1,7 @@
 import { startEmulator, type Emulator } from './local/dynamodb-local.ts';
 import { ensureTable } from './local/ensure-table.ts';
 import { startServer } from './local/server.ts';
-import { tableName } from '#lib/config.ts';
+import { dynamodbEndpoint, localSettings, tableName, useRegionIfUnset, useTable } from '#lib/config.ts';
 
 // `npm start`: DynamoDB Local (unless DYNAMODB_ENDPOINT is set), the table, and the API behind
 // the local gateway and IAM guard. `npm start -- --bundles` serves the bundles `npm run synth`
@@ -15,18 +15,17 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const bundles = args.includes('--bundles');
-  const port = Number(process.env.PORT || 3000);
-  const dynamoPort = Number(process.env.DYNAMODB_PORT || 8000);
-  const inMemory = process.env.IN_MEMORY === '1';
-  process.env.AWS_REGION ||= 'us-east-1';
+  const { port, dynamodbPort, inMemory, accessLog, lambdaNode } = localSettings();
+  useRegionIfUnset('us-east-1');
 
   let emulator: Emulator | undefined;
-  if (!process.env.DYNAMODB_ENDPOINT) {
-    emulator = await startEmulator({ port: dynamoPort, ...(inMemory ? {} : { dbPath: '.data' }) });
-    process.env.DYNAMODB_ENDPOINT = emulator.endpoint;
+  const given = dynamodbEndpoint();
+  if (!given) {
+    emulator = await startEmulator({ port: dynamodbPort, ...(inMemory ? {} : { dbPath: '.data' }) });
+    useTable({ endpoint: emulator.endpoint });
     console.log(`DynamoDB Local on ${emulator.endpoint} (${inMemory ? 'in memory' : 'data in .data/'})`);
   } else {
-    console.log(`Using DynamoDB at ${process.env.DYNAMODB_ENDPOINT}`);
+    console.log(`Using DynamoDB at ${given}`);
   }
 
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
@@ -48,9 +47,9 @@ async function main(): Promise<void> {
     if (await ensureTable(tableName())) console.log(`Created table ${tableName()}`);
     server = await startServer({
       port,
-      accessLog: process.env.ACCESS_LOG !== '0',
+      accessLog,
       ...(bundles
-        ? { target: 'bundles' as const, cdkOut: 'cdk.out', functionOutput: 'inherit' as const, ...(process.env.LAMBDA_NODE ? { node: process.env.LAMBDA_NODE } : {}) }
+        ? { target: 'bundles' as const, cdkOut: 'cdk.out', functionOutput: 'inherit' as const, ...(lambdaNode ? { node: lambdaNode } : {}) }
         : {}),
     });
   } catch (error) {
@@ -58,7 +57,7 @@ async function main(): Promise<void> {
     await stop(1);
     return;
   }
-  console.log(`API ready at ${server.url} (${bundles ? `bundles from cdk.out on ${process.env.LAMBDA_NODE ?? `Node.js ${process.version}`}` : 'handlers from source'}, under their IAM roles)`);
+  console.log(`API ready at ${server.url} (${bundles ? `bundles from cdk.out on ${lambdaNode ?? `Node.js ${process.version}`}` : 'handlers from source'}, under their IAM roles)`);
   console.log('Create an account: npm run admin -- create-user --username alice --password "choose-one"');
 }
 

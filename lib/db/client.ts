@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '@smithy/types';
 import { awsRegion, dynamodbEndpoint, dynamodbRequestTimeoutMs, localCredentials } from '#lib/config.ts';
+import { tracing } from '#lib/tracing.ts';
 import { budgetRetryStrategy } from './retry.ts';
 import { trackDynamoUsage } from './usage.ts';
 
@@ -39,6 +40,8 @@ export function dynamodb(): DynamoDBClient {
     });
     // Counts each request's DynamoDB calls and consumed capacity for its log line (lib/db/usage.ts).
     trackDynamoUsage(baseClient);
+    // With tracing on (lib/tracing.ts), a subsegment for each call.
+    tracing?.tracer.captureAWSv3Client(baseClient);
   }
   return baseClient;
 }

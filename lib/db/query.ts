@@ -27,7 +27,7 @@ export interface Page {
   next?: string;
   /**
    * The cursor of a page that starts right after `items[index]`: where a page cut short (by size,
-   * lib/http/paged.ts) continues. `cursorAfter(items.length - 1)` is `next` when there is one.
+   * lib/http/paging.ts) continues. `cursorAfter(items.length - 1)` is `next` when there is one.
    */
   cursorAfter(index: number): string;
 }

@@ -3,7 +3,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 // What one request costs in DynamoDB: the calls its code sends and the capacity DynamoDB reports
 // for them. A middleware on the one client (lib/db/client.ts) adds to the usage of the request it
-// runs in (AsyncLocalStorage, set by the request log around each invocation); outside a request
+// runs in (AsyncLocalStorage, set by lib/http/endpoint.ts around each invocation); outside a request
 // (admin CLI, scripts) it does nothing and leaves the calls unchanged.
 
 export interface DynamoUsage {
@@ -22,6 +22,11 @@ export function withDynamoUsage<T>(usage: DynamoUsage, work: () => Promise<T>): 
 }
 
 export const emptyUsage = (): DynamoUsage => ({ calls: 0, readUnits: 0, writeUnits: 0 });
+
+/** The usage of the request this code runs in (withDynamoUsage), if any. */
+export function currentDynamoUsage(): DynamoUsage | undefined {
+  return requests.getStore();
+}
 
 /** Operations that report consumed capacity when asked. */
 const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);

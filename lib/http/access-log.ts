@@ -1,17 +1,23 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { emptyUsage, withDynamoUsage } from '#lib/db/usage.ts';
-import { log } from '#lib/log.ts';
-import { publishMetrics } from './metrics.ts';
+import { lambdaFunctionName, provisionedConcurrency } from '#lib/config.ts';
+import { currentDynamoUsage, emptyUsage } from '#lib/db/usage.ts';
+import { log, refreshLogLevel, SERVICE_NAME } from '#lib/log.ts';
 
-// The request log: one structured JSON line per request (lib/log.ts, at info) with its route,
-// status, latency and DynamoDB cost, and CloudWatch metrics in the embedded metric format
-// (lib/http/metrics.ts) when running in Lambda, including a ColdStart metric. It records only
-// what is listed in RequestRecord: never a header, a query string, a body, a token or a password.
+// The request log: one `request` line per request through the Powertools Logger (lib/log.ts, at
+// info) with its route, status, latency and DynamoDB cost, and in Lambda CloudWatch metrics in the
+// embedded metric format through Powertools Metrics (its `logMetrics` middleware publishes them
+// and a ColdStart metric). The line records only what is listed in RequestRecord, besides the
+// Lambda context's fields: never a header, a query string, a body, a token or a password.
 
-export const SERVICE_NAME = 'community-posts';
 export const METRICS_NAMESPACE = 'CommunityPosts';
 
-/** Everything one request's log line holds. */
+/** The metrics of the process: namespace CommunityPosts, dimension service=community-posts. */
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
+
+/** Everything one request's log line holds, besides what the logger adds. */
 export interface RequestRecord {
   /** API Gateway's request id (also in the API's access log). */
   requestId: string;
@@ -24,7 +30,7 @@ export interface RequestRecord {
   path: string;
   status: number;
   latencyMs: number;
-  /** The first request this process (Lambda instance) served. */
+  /** The first request this instance served, unless it was started for provisioned concurrency. */
   coldStart: boolean;
   dynamodbCalls: number;
   /** Capacity units DynamoDB reported for this request's calls. */
@@ -42,76 +48,74 @@ export function onRequestLogged(listen: Listener | undefined): void {
   listener = listen;
 }
 
-/** Metrics are published only inside Lambda (CloudWatch reads them from the function's log). */
-function metricsEnabled(): boolean {
-  return Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
-}
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+/** The request's start, kept in middy's per-request `internal` store. */
+type Internal = { requestStartedAt?: number };
+type Middleware = middy.MiddlewareObj<Event, Result, Error, Context, Internal>;
+type Request = middy.Request<Event, Result, Error, Context, Internal>;
 
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
-/** A provisioned-concurrency instance starts before any request: its first request is warm. */
-function countsAsColdStart(record: RequestRecord): boolean {
-  return record.coldStart && process.env.AWS_LAMBDA_INITIALIZATION_TYPE !== 'provisioned-concurrency';
+let firstRequest = true;
+
+function record(request: Request): RequestRecord {
+  const { event, context } = request;
+  const usage = currentDynamoUsage() ?? emptyUsage();
+  const start = request.internal.requestStartedAt ?? performance.now();
+  return {
+    requestId: event.requestContext?.requestId ?? '',
+    ...(context?.awsRequestId ? { lambdaRequestId: context.awsRequestId } : {}),
+    route: event.routeKey ?? '',
+    method: event.requestContext?.http?.method ?? '',
+    path: event.rawPath ?? '',
+    // After the responder: its answer, or 500 for an error nothing answered (Lambda's caller sees a failure).
+    status: request.response?.statusCode ?? 500,
+    latencyMs: round(performance.now() - start, 1),
+    coldStart: false,
+    dynamodbCalls: usage.calls,
+    consumedCapacity: { read: round(usage.readUnits, 2), write: round(usage.writeUnits, 2) },
+  };
 }
 
-function publish(record: RequestRecord, functionName: string | undefined): void {
-  if (listener) listener(record);
-  else log.info('request', { service: SERVICE_NAME, ...record });
-  if (!metricsEnabled()) return;
-  if (countsAsColdStart(record)) {
-    const function_name = functionName ?? process.env.AWS_LAMBDA_FUNCTION_NAME ?? '';
-    publishMetrics(METRICS_NAMESPACE, { service: SERVICE_NAME, function_name }, [{ name: 'ColdStart', unit: 'Count', value: 1 }]);
-  }
-  publishMetrics(METRICS_NAMESPACE, { service: SERVICE_NAME }, [
-    { name: 'Latency', unit: 'Milliseconds', value: record.latencyMs },
-    { name: 'DynamoDBCalls', unit: 'Count', value: record.dynamodbCalls },
-    { name: 'ConsumedReadCapacity', unit: 'Count', value: record.consumedCapacity.read },
-    { name: 'ConsumedWriteCapacity', unit: 'Count', value: record.consumedCapacity.write },
-    ...(record.status >= 500 ? [{ name: 'ServerErrors', unit: 'Count' as const, value: 1 }] : []),
-  ]);
-}
-
-type Event = APIGatewayProxyEventV2;
-type Result = APIGatewayProxyStructuredResultV2;
-export type LambdaHandler = (event: Event, context: Context) => Promise<Result>;
-
-let coldStart = true;
-
-/**
- * Wraps a Lambda handler: counts its DynamoDB calls and capacity, and writes one record when it
- * answers (or throws: status 500, as Lambda's caller sees it).
- */
-export function withRequestLog(handler: LambdaHandler): LambdaHandler {
-  return async (event, context) => {
-    const started = performance.now();
-    const cold = coldStart;
-    coldStart = false;
-    const usage = emptyUsage();
-    let status = 500;
+/** The request line, and the request's metrics when `metrics` are published (in Lambda). */
+function requestLine(published: Metrics | undefined): Middleware {
+  const write = (request: Request) => {
     try {
-      const result = await withDynamoUsage(usage, () => handler(event, context));
-      status = result?.statusCode ?? 200;
-      return result;
-    } finally {
-      try {
-        publish(
-          {
-            requestId: event.requestContext?.requestId ?? '',
-            ...(context?.awsRequestId ? { lambdaRequestId: context.awsRequestId } : {}),
-            route: event.routeKey ?? '',
-            method: event.requestContext?.http?.method ?? '',
-            path: event.rawPath ?? '',
-            status,
-            latencyMs: round(performance.now() - started, 1),
-            coldStart: cold,
-            dynamodbCalls: usage.calls,
-            consumedCapacity: { read: round(usage.readUnits, 2), write: round(usage.writeUnits, 2) },
-          },
-          context?.functionName,
-        );
-      } catch {
-        // The log must never change the answer.
-      }
+      const line = record(request);
+      line.coldStart = firstRequest && !provisionedConcurrency();
+      firstRequest = false;
+      if (listener) listener(line);
+      else log.info('request', { ...line });
+      if (!published) return;
+      published.addMetric('Latency', MetricUnit.Milliseconds, line.latencyMs);
+      published.addMetric('DynamoDBCalls', MetricUnit.Count, line.dynamodbCalls);
+      published.addMetric('ConsumedReadCapacity', MetricUnit.Count, line.consumedCapacity.read);
+      published.addMetric('ConsumedWriteCapacity', MetricUnit.Count, line.consumedCapacity.write);
+      if (line.status >= 500) published.addMetric('ServerErrors', MetricUnit.Count, 1);
+    } catch {
+      // The log must never change the answer.
     }
   };
+  return {
+    before: (request) => {
+      request.internal.requestStartedAt = performance.now();
+      refreshLogLevel();
+    },
+    after: write,
+    onError: write,
+  };
+}
+
+/**
+ * The request log's middlewares, outside the responder (lib/http/endpoint.ts), so that they see
+ * its answer: in Lambda Powertools' `logMetrics`, which captures the ColdStart metric (dimensions
+ * service and function_name; none on a provisioned-concurrency instance) and publishes the
+ * request's metrics after the line added them; then the line. Outside Lambda no metrics: metrics
+ * 2.36 has no option to turn them off, only POWERTOOLS_METRICS_DISABLED, read when an instance is
+ * made, so the middleware is left out instead.
+ */
+export function requestLog(): Middleware[] {
+  const inLambda = lambdaFunctionName() !== undefined;
+  return [...(inLambda ? [logMetrics(metrics, { captureColdStartMetric: true })] : []), requestLine(inLambda ? metrics : undefined)];
 }

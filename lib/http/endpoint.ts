@@ -1,7 +1,11 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { emptyUsage, withDynamoUsage } from '#lib/db/usage.ts';
+import { log } from '#lib/log.ts';
 import { withBudget } from '#lib/retry.ts';
-import { withRequestLog } from './access-log.ts';
+import { tracing } from '#lib/tracing.ts';
+import { requestLog } from './access-log.ts';
 import { authentication, type Authenticated, type EndpointContext, type TokenReads } from './authentication.ts';
 import { EMPTY_BODY, parseBody } from './body.ts';
 import { apiRequest, type ApiRequest } from './request.ts';
@@ -55,6 +59,9 @@ function requestReader(parse: boolean, deferErrors: boolean): Middleware {
   return {
     name: 'request',
     before: async (request) => {
+      // Nothing of an earlier invocation may carry over, should a runtime reuse its context object.
+      request.context.deferred = undefined;
+      request.context.authenticated = undefined;
       let body = EMPTY_BODY;
       if (parse) {
         try {
@@ -70,7 +77,14 @@ function requestReader(parse: boolean, deferErrors: boolean): Middleware {
 }
 
 function wrap<T>(route: PublicRoute | TokenRoute<T>): LambdaHandler {
-  const chain = middy<Event, Result, Error, EndpointContext>().use(responder);
+  // Outermost the Lambda context for every log line (never the event: it holds headers and
+  // bodies), the Tracer when tracing is on, then the request log and its metrics (access-log.ts),
+  // whose `after` and `onError` run after the responder's and so see its answer.
+  const chain = middy<Event, Result, Error, EndpointContext>()
+    .use(injectLambdaContext(log, { logEvent: false }))
+    .use(tracing ? [tracing.middleware] : [])
+    .use(requestLog())
+    .use(responder);
   if (route.auth === 'none') {
     return chain
       .use(requestReader(route.parseBody !== false, false))
@@ -89,11 +103,12 @@ function wrap<T>(route: PublicRoute | TokenRoute<T>): LambdaHandler {
  * Wraps a route's handler as a Lambda function for API Gateway HTTP API (payload v2): reads the
  * request, authenticates a token route together with its declared reads (authentication.ts),
  * runs the handler, and shapes every outcome into a JSON response. The whole request runs under
- * one retry budget (lib/retry.ts) and writes one log line with its DynamoDB cost (access-log.ts).
+ * one retry budget (lib/retry.ts) and counts its DynamoDB calls (lib/db/usage.ts), both kept in
+ * AsyncLocalStorage around the middy chain, which writes one log line with that cost (access-log.ts).
  */
 export function endpoint(route: PublicRoute): LambdaHandler;
 export function endpoint<T = undefined>(route: TokenRoute<T>): LambdaHandler;
 export function endpoint<T>(route: PublicRoute | TokenRoute<T>): LambdaHandler {
   const wrapped = wrap(route);
-  return withRequestLog((event, context) => withBudget(() => wrapped(event, context)));
+  return (event, context) => withDynamoUsage(emptyUsage(), () => withBudget(() => wrapped(event, context)));
 }

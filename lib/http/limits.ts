@@ -9,7 +9,7 @@ export const LAMBDA_RESPONSE_LIMIT_BYTES = 6 * 1024 * 1024;
 
 /**
  * The most a list page's body may take inside that result object: 5 MiB, counted as the body's
- * UTF-8 bytes once escaped as the result's `body` string (see `escapedSize` in lib/http/paged.ts),
+ * UTF-8 bytes once escaped as the result's `body` string (see `escapedSize` in lib/http/paging.ts),
  * so a body full of `"` or `\` (which double when escaped) is counted at its real size. The other
  * 1 MiB is headroom for the rest of the result: status, headers (CORS, Content-Type, a `Link` that
  * repeats the request's query string, bounded by API Gateway's URL limit of about 10 KB) and the

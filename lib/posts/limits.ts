@@ -1,4 +1,5 @@
-// How long each post field may be: enforced by lib/posts/input.ts, published in the OpenAPI document.
+// How long each post field may be: enforced by input.ts, published in the OpenAPI document (which
+// imports this alone, not the parser and the slugify library it loads).
 
 export const POST_LIMITS = {
   title: 200,

@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '#lib/auth/tokens.ts';
 import type { BatchResult, Item } from '#lib/db/batch.ts';
 import { keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
 import { INDEXES } from '#lib/db/table.ts';
+import type { TagRef } from '#lib/tags/tag.ts';
+import type { PostInput } from './input.ts';
 
 // The post entity: the record the service works with, the item it is stored as (with its search
 // text and the list-index keys it carries while published), and its API shape.
@@ -39,6 +43,32 @@ export function searchText(post: PostRecord): string {
   return [post.title, post.description, post.keywords ?? '', post.meta_description ?? '']
     .join(FIELD_SEPARATOR)
     .toLowerCase();
+}
+
+/** A new post by `author` from a validated create body, under `slug`, with its resolved tags. */
+export function newPost(author: Caller, input: PostInput, slug: { slug: string; slugBase: string }, tags: TagRef[], now: string): PostRecord {
+  return {
+    id: randomUUID(),
+    slug: slug.slug,
+    slug_base: slug.slugBase,
+    author: author.username,
+    author_id: author.userId,
+    title: input.title!,
+    description: input.description!,
+    created: now,
+    modified: now,
+    publish: input.publish ?? false,
+    is_featured: false,
+    tags: tags.map((tag) => tag.title),
+    tag_slugs: tags.map((tag) => tag.slug),
+    keywords: input.keywords ?? null,
+    meta_description: input.meta_description ?? null,
+    rating_likes: 0,
+    rating_dislikes: 0,
+    total_visitors: 0,
+    total_favorites: 0,
+    version: 1,
+  };
 }
 
 /** The key a post is stored under: its current slug (the key itself claims the slug). */

@@ -1,3 +1,5 @@
+// Apart from rules.ts: the slugify library's character map is loaded only by the functions that
+// make slugs (creating tags and posts, renaming posts), not by every function that checks one.
 import slugifyLib from 'slugify';
 import { MAX_SLUG_LENGTH } from './rules.ts';
 

@@ -4,6 +4,9 @@ import { slugify } from '#lib/slugs/slugify.ts';
 import { check, type Input } from '#lib/validation.ts';
 import { TAG_TITLE_MAX_LENGTH, type TagRef } from './tag.ts';
 
+// Apart from tag.ts: parsing a tag body makes slugs (slugify's character map), which the many
+// functions that only count a post's tags (tag.ts) need not load.
+
 const SLUG_MESSAGE = 'Enter a valid "slug" consisting of lowercase letters, numbers and single hyphens.';
 
 /** The body of POST /tags: a title, and a slug that is derived from the title when absent or blank. */

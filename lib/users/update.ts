@@ -1,5 +1,4 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Caller } from '#lib/auth/tokens.ts';
 import { tableName } from '#lib/config.ts';
 import type { BatchResult, Item } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
@@ -14,7 +13,7 @@ import { PROFILE_SPECS } from './profile.ts';
  * their value). 404 for an unknown user, then 403 for someone else's profile, then the body's
  * 400, as DRF orders them. Returns the stored profile.
  */
-export async function updateProfile(caller: Caller, username: string, read: BatchResult, body: Input): Promise<Item> {
+export async function updateProfile(caller: { username: string }, username: string, read: BatchResult, body: Input): Promise<Item> {
   profileDetail(read, username);
   if (caller.username !== username) throw new PermissionDenied('You are not owner of this profile!');
   const changes = validate(body, PROFILE_SPECS);

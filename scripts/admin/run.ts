@@ -3,7 +3,7 @@ import { AccountError } from '#lib/auth/account.ts';
 import { createUser } from '#lib/auth/create-account.ts';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { setPassword } from '#lib/auth/set-password.ts';
-import { tableName } from '#lib/config.ts';
+import { dynamodbEndpoint, localSettings, tableName, useAwsEndpoint, useTable } from '#lib/config.ts';
 import { NotFound } from '#lib/http/errors.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
 
@@ -69,11 +69,8 @@ export async function run(argv: string[]): Promise<string> {
   });
   const [command] = positionals;
   if (values.help || !command) return USAGE;
-  if (!values.aws) {
-    process.env.DYNAMODB_ENDPOINT ||= `http://127.0.0.1:${process.env.DYNAMODB_PORT || 8000}`;
-  } else {
-    delete process.env.DYNAMODB_ENDPOINT;
-  }
+  if (values.aws) useAwsEndpoint();
+  else useTable({ endpoint: dynamodbEndpoint() ?? localSettings().defaultDynamodbEndpoint });
 
   switch (command) {
     case 'create-user': {
@@ -117,7 +114,7 @@ export function describeFailure(error: unknown): string {
   if (name === 'ResourceNotFoundException') return `The table "${tableName()}" does not exist at this endpoint. Start the local stack with \`npm start\` or set TABLE_NAME.`;
   const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'ECONNREFUSED' || name === 'TimeoutError') {
-    return `Cannot reach DynamoDB at ${process.env.DYNAMODB_ENDPOINT ?? 'AWS'}. Is \`npm start\` running?`;
+    return `Cannot reach DynamoDB at ${dynamodbEndpoint() ?? 'AWS'}. Is \`npm start\` running?`;
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { localSettings } from '#lib/config.ts';
 import { handler } from './floor-handler.ts';
 
 // The HTTP floor of part 3: the floor handler (one GetItem) behind the plainest node:http server,
@@ -20,7 +21,7 @@ const server = createServer((request, response) => {
   );
 });
 
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+server.listen(localSettings().port, '127.0.0.1', () => {
   console.log(`floor ready on ${(server.address() as AddressInfo).port}`);
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

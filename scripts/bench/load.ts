@@ -4,7 +4,7 @@ import autocannon from 'autocannon';
 import { BatchGetCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#lib/db/client.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
-import { tableName } from '#lib/config.ts';
+import { childEnvironment, tableName } from '#lib/config.ts';
 import { tokenKey } from '#lib/auth/tokens.ts';
 import { PROJECT_ROOT } from '../../infra/api-function.ts';
 import { API_PREFIX } from '#lib/routes.ts';
@@ -101,7 +101,7 @@ async function measure(target: Target, seconds: number, dynamodbLocalPid: number
 async function startProcess(script: string, env: Record<string, string>, readyText: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: childEnvironment(env),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((ready, fail) => {

@@ -3,6 +3,7 @@ import { freePort } from '../local/free-port.ts';
 export { freePort };
 import { randomUUID } from 'node:crypto';
 import { createUser } from '#lib/auth/create-account.ts';
+import { useTable } from '#lib/config.ts';
 import { resetDb } from '#lib/db/client.ts';
 import { startEmulator, type Emulator } from '../local/dynamodb-local.ts';
 import { ensureTable } from '../local/ensure-table.ts';
@@ -26,11 +27,11 @@ export interface BenchStack {
 
 export async function startBenchStack(): Promise<BenchStack> {
   const emulator = await startEmulator({ port: await freePort() });
-  process.env.DYNAMODB_ENDPOINT = emulator.endpoint;
+  useTable({ endpoint: emulator.endpoint });
   let server: RunningServer | undefined;
   const freshTable = async () => {
     const table = `bench-${randomUUID().slice(0, 8)}`;
-    process.env.TABLE_NAME = table;
+    useTable({ tableName: table });
     resetDb();
     await ensureTable(table);
     await server?.close();

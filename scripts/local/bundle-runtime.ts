@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +50,15 @@ interface Instance {
   ready: Promise<void>;
   /** Exited, or being stopped: never handed out again. */
   dead: boolean;
+}
+
+/**
+ * The X-Ray trace header Lambda gives each invocation (_X_AMZN_TRACE_ID), not sampled: a function
+ * bundled with tracing on (`-c tracing=true`) runs as in Lambda and sends no trace.
+ */
+function localTraceId(): string {
+  const epoch = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0');
+  return `Root=1-${epoch}-${randomBytes(12).toString('hex')};Parent=${randomBytes(8).toString('hex')};Sampled=0`;
 }
 
 export class BundleRuntime implements FunctionRuntime {
@@ -192,7 +202,7 @@ export class BundleRuntime implements FunctionRuntime {
       }, timeoutMs);
       instance.child.once('exit', exited);
       this.pending.set(id, finish);
-      instance.child.send({ id, event, requestId: event.requestContext.requestId, deadline: Date.now() + timeoutMs }, (error) => {
+      instance.child.send({ id, event, requestId: event.requestContext.requestId, deadline: Date.now() + timeoutMs, traceId: localTraceId() }, (error) => {
         if (error) finish({ error: { errorType: 'Runtime.Error', errorMessage: error.message } });
       });
     });

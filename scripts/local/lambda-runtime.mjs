@@ -23,7 +23,9 @@ try {
   process.exit(1);
 }
 
-process.on('message', async ({ id, event, requestId, deadline }) => {
+process.on('message', async ({ id, event, requestId, deadline, traceId }) => {
+  // As Lambda's runtime does before each invocation: the X-Ray SDK reads the trace header here.
+  process.env._X_AMZN_TRACE_ID = traceId;
   const context = {
     callbackWaitsForEmptyEventLoop: true,
     functionName: process.env.AWS_LAMBDA_FUNCTION_NAME,

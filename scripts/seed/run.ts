@@ -1,6 +1,6 @@
 import { AccountError } from '#lib/auth/account.ts';
 import { createUser } from '#lib/auth/create-account.ts';
-import { tableName } from '#lib/config.ts';
+import { dynamodbEndpoint, tableName } from '#lib/config.ts';
 import { getPost } from '#lib/posts/get.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
 import { slugify } from '#lib/slugs/slugify.ts';
@@ -97,7 +97,7 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
       if (login.status !== 200) {
         throw new SeedError(
           created
-            ? `The API cannot log in "${user.username}", just created in table "${tableName()}" at ${process.env.DYNAMODB_ENDPOINT}: does the API use the same DynamoDB and TABLE_NAME?`
+            ? `The API cannot log in "${user.username}", just created in table "${tableName()}" at ${dynamodbEndpoint()}: does the API use the same DynamoDB and TABLE_NAME?`
             : `The user "${user.username}" already exists with another password. Reset it with: npm run admin -- set-password --username ${user.username} --password '${user.password}'`,
         );
       }
@@ -188,7 +188,7 @@ export function describeSeed(report: SeedReport, apiUrl: string): string {
   const width = Math.max(...DEMO_USERS.map((user) => user.username.length), 'username'.length) + 2;
   const { users, tags, posts } = report;
   return [
-    `Demo data in table "${tableName()}" (DynamoDB ${process.env.DYNAMODB_ENDPOINT ?? 'AWS'}), through the API at ${apiUrl}:`,
+    `Demo data in table "${tableName()}" (DynamoDB ${dynamodbEndpoint() ?? 'AWS'}), through the API at ${apiUrl}:`,
     `  users   ${users.total} (${users.created} new)`,
     `  tags    ${tags.total} (${tags.created} new)`,
     `  posts   ${posts.total} (${posts.created} new): ${posts.published} published, ${posts.drafts} drafts (seen only by their authors), ${posts.featured} featured`,

@@ -1,13 +1,13 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { handler as fallback } from '../../functions/fallback/not-found.ts';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '#lib/http/access-log.ts';
-import { emfRecord } from '#lib/http/metrics.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { METRICS_NAMESPACE } from '#lib/http/access-log.ts';
+import { SERVICE_NAME } from '#lib/log.ts';
 import { API_PREFIX } from '#lib/routes.ts';
 import { startApi, type TestApi, type TestUser } from '../support/api.ts';
 
-// The request log (lib/http/access-log.ts): one JSON line per request with its route, status,
-// latency and DynamoDB cost, and nothing secret; EMF metrics with a cold start in Lambda.
+// The request log (lib/http/access-log.ts): one JSON line per request through the Powertools
+// Logger with its route, status, latency and DynamoDB cost, and nothing secret; EMF metrics
+// through Powertools Metrics, with a cold start, in Lambda only.
 
 // Lambda sets this before the code loads: an on-demand instance's first request is a cold start.
 vi.hoisted(() => {
@@ -26,10 +26,10 @@ async function atLogLevel<T>(level: string, work: () => Promise<T>): Promise<T> 
   }
 }
 
-/** Everything written to stdout while `work` runs, as lines. */
-async function stdoutOf(work: () => Promise<unknown>): Promise<string[]> {
+/** Everything written to stdout (or stderr) while `work` runs, as lines. */
+async function stdoutOf(work: () => Promise<unknown>, stream: NodeJS.WriteStream = process.stdout): Promise<string[]> {
   const chunks: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+  const spy = vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
     chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
     return true;
   });
@@ -56,70 +56,99 @@ function lambdaEvent(method: string, path: string): APIGatewayProxyEventV2 {
 }
 const context = { awsRequestId: 'lambda-request-1', functionName: 'CommunityPosts-FallbackNotFound' } as Context;
 
-describe('the embedded metric format', () => {
-  it('declares each metric with its unit under the namespace and dimensions, and carries its value', () => {
-    const record = emfRecord('Space', { service: 'svc', function_name: 'fn' }, [
-      { name: 'Latency', unit: 'Milliseconds', value: 12.5 },
-      { name: 'DynamoDBCalls', unit: 'Count', value: 2 },
-    ], 1_700_000_000_000);
-    expect(record).toEqual({
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
+
+/** The fallback handler from fresh modules (a new instance: cold), with `env` set while they load. */
+async function freshFallback(env: Record<string, string | undefined>): Promise<Handler> {
+  vi.resetModules();
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  return (await import('../../functions/fallback/not-found.ts')).handler;
+}
+
+const emfLines = (lines: Record<string, any>[]) => lines.filter((line) => line._aws);
+const metricNames = (line: Record<string, any>) => line._aws.CloudWatchMetrics[0].Metrics.map((m: { Name: string }) => m.Name).sort();
+
+describe('metrics, as in Lambda', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('publishes a ColdStart metric on the first request only, and the request metrics on each, in the embedded metric format', async () => {
+    const fallback = await freshFallback({ AWS_LAMBDA_FUNCTION_NAME: context.functionName });
+    const first = parsed(await stdoutOf(() => fallback(lambdaEvent('GET', `${API_PREFIX}/nowhere`), context)));
+    const emf = emfLines(first);
+    expect(emf).toHaveLength(2);
+    const coldStart = emf.find((line) => 'ColdStart' in line)!;
+    expect(coldStart).toEqual({
       _aws: {
-        Timestamp: 1_700_000_000_000,
+        Timestamp: expect.any(Number),
+        CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [['service', 'function_name']], Metrics: [{ Name: 'ColdStart', Unit: 'Count' }] }],
+      },
+      service: SERVICE_NAME,
+      function_name: 'CommunityPosts-FallbackNotFound',
+      ColdStart: 1,
+    });
+    const request = emf.find((line) => 'Latency' in line)!;
+    expect(request).toEqual({
+      _aws: {
+        Timestamp: expect.any(Number),
         CloudWatchMetrics: [
           {
-            Namespace: 'Space',
-            Dimensions: [['service', 'function_name']],
+            Namespace: METRICS_NAMESPACE,
+            Dimensions: [['service']],
             Metrics: [
               { Name: 'Latency', Unit: 'Milliseconds' },
               { Name: 'DynamoDBCalls', Unit: 'Count' },
+              { Name: 'ConsumedReadCapacity', Unit: 'Count' },
+              { Name: 'ConsumedWriteCapacity', Unit: 'Count' },
             ],
           },
         ],
       },
-      service: 'svc',
-      function_name: 'fn',
-      Latency: 12.5,
-      DynamoDBCalls: 2,
+      service: SERVICE_NAME,
+      Latency: expect.any(Number),
+      DynamoDBCalls: 0,
+      ConsumedReadCapacity: 0,
+      ConsumedWriteCapacity: 0,
     });
-  });
-});
-
-describe('metrics, as in Lambda', () => {
-  beforeAll(() => {
-    process.env.AWS_LAMBDA_FUNCTION_NAME = 'CommunityPosts-FallbackNotFound';
-  });
-  afterAll(() => {
-    delete process.env.AWS_LAMBDA_FUNCTION_NAME;
-  });
-
-  it('publishes a ColdStart metric on the first request only, and the request metrics on each', async () => {
-    const first = parsed(await stdoutOf(() => fallback(lambdaEvent('GET', `${API_PREFIX}/nowhere`), context)));
-    const emf = first.filter((line) => line._aws);
-    const coldStart = emf.find((line) => 'ColdStart' in line);
-    expect(coldStart).toMatchObject({ ColdStart: 1, function_name: 'CommunityPosts-FallbackNotFound', service: SERVICE_NAME });
-    expect(coldStart!._aws.CloudWatchMetrics[0].Namespace).toBe(METRICS_NAMESPACE);
-    const request = emf.find((line) => 'Latency' in line);
-    expect(request).toMatchObject({ DynamoDBCalls: 0, ConsumedReadCapacity: 0, ConsumedWriteCapacity: 0, service: SERVICE_NAME });
-    expect(request!._aws.CloudWatchMetrics[0].Metrics.map((m: { Name: string }) => m.Name).sort()).toEqual(
-      ['ConsumedReadCapacity', 'ConsumedWriteCapacity', 'DynamoDBCalls', 'Latency'].sort(),
-    );
+    expect(Math.abs(request._aws.Timestamp - Date.now())).toBeLessThan(60_000);
 
     const second = parsed(await stdoutOf(() => fallback(lambdaEvent('GET', `${API_PREFIX}/nowhere`), context)));
     expect(second.some((line) => 'ColdStart' in line)).toBe(false);
-    expect(second.some((line) => 'Latency' in line)).toBe(true);
+    expect(emfLines(second).map(metricNames)).toEqual([['ConsumedReadCapacity', 'ConsumedWriteCapacity', 'DynamoDBCalls', 'Latency']]);
+  });
+
+  it('counts a ServerErrors metric for an answer of 500 or more', async () => {
+    const fallback = await freshFallback({ AWS_LAMBDA_FUNCTION_NAME: context.functionName });
+    // An event without a path is no request the fallback can answer: it throws, the responder answers 500.
+    const broken = { ...lambdaEvent('GET', `${API_PREFIX}/nowhere`), rawPath: undefined } as unknown as APIGatewayProxyEventV2;
+    let status = 0;
+    let errors: string[] = [];
+    const lines = parsed(await stdoutOf(async () => {
+      errors = await stdoutOf(async () => {
+        status = ((await fallback(broken, context)) as { statusCode: number }).statusCode;
+      }, process.stderr);
+    }));
+    expect(status).toBe(500);
+    expect(parsed(errors).map((line) => [line.level, line.message, line.error?.name])).toEqual([['ERROR', 'unhandled error', 'TypeError']]);
+    const request = emfLines(lines).find((line) => 'Latency' in line)!;
+    expect(request.ServerErrors).toBe(1);
+    expect(metricNames(request)).toContain('ServerErrors');
   });
 
   it('counts no cold start on a provisioned-concurrency instance, whose first request is warm', async () => {
-    process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'provisioned-concurrency';
-    try {
-      vi.resetModules();
-      const fresh = (await import('../../functions/fallback/not-found.ts')).handler;
-      const lines = parsed(await stdoutOf(() => fresh(lambdaEvent('GET', `${API_PREFIX}/nowhere`), context)));
-      expect(lines.some((line) => 'ColdStart' in line)).toBe(false);
-      expect(lines.some((line) => 'Latency' in line)).toBe(true);
-    } finally {
-      process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
-    }
+    const fallback = await freshFallback({ AWS_LAMBDA_FUNCTION_NAME: context.functionName, AWS_LAMBDA_INITIALIZATION_TYPE: 'provisioned-concurrency' });
+    const lines = parsed(await stdoutOf(() => atLogLevel('info', () => fallback(lambdaEvent('GET', `${API_PREFIX}/nowhere`), context))));
+    expect(lines.some((line) => 'ColdStart' in line)).toBe(false);
+    expect(lines.some((line) => 'Latency' in line)).toBe(true);
+    expect(lines.find((line) => line.message === 'request')).toMatchObject({ coldStart: false, cold_start: false });
+  });
+
+  it('publishes none outside Lambda', async () => {
+    const fallback = await freshFallback({ AWS_LAMBDA_FUNCTION_NAME: undefined });
+    const lines = parsed(await stdoutOf(() => atLogLevel('info', () => fallback(lambdaEvent('GET', `${API_PREFIX}/nowhere`), context))));
+    expect(emfLines(lines)).toEqual([]);
+    expect(lines.filter((line) => line.message === 'request')).toHaveLength(1);
   });
 });
 
@@ -149,7 +178,7 @@ describe('the request log line', () => {
     expect(requests).toHaveLength(1);
     const line = requests[0]!;
     expect(line).toMatchObject({
-      level: 'info',
+      level: 'INFO',
       service: SERVICE_NAME,
       route: `GET ${API_PREFIX}/posts/detail/{slug}`,
       method: 'GET',
@@ -159,14 +188,20 @@ describe('the request log line', () => {
     });
     expect(line.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(line.lambdaRequestId).toBe(line.requestId); // the local server uses one id for both
-    expect(new Date(line.time).toISOString()).toBe(line.time);
+    expect(new Date(line.timestamp).toISOString()).toBe(line.timestamp);
+    // The Lambda context's fields, which the logger adds to every line of the request.
+    expect(line).toMatchObject({ function_name: 'PostsDetail', function_request_id: line.lambdaRequestId, cold_start: false, sampling_rate: 0 });
     expect(line.latencyMs).toBeGreaterThan(0);
     // A first view: read the token and the post, then write the visit and the post.
     expect(line.dynamodbCalls).toBeGreaterThanOrEqual(2);
     expect(line.consumedCapacity.read).toBeGreaterThan(0);
     expect(line.consumedCapacity.write).toBeGreaterThan(0);
     expect(Object.keys(line).sort()).toEqual(
-      ['consumedCapacity', 'coldStart', 'dynamodbCalls', 'lambdaRequestId', 'latencyMs', 'level', 'message', 'method', 'path', 'requestId', 'route', 'service', 'status', 'time'].sort(),
+      [
+        ...['consumedCapacity', 'coldStart', 'dynamodbCalls', 'lambdaRequestId', 'latencyMs', 'method', 'path', 'requestId', 'route', 'status'],
+        // Powertools Logger's own, and the Lambda context's (injectLambdaContext).
+        ...['level', 'message', 'service', 'timestamp', 'sampling_rate', 'cold_start', 'function_arn', 'function_memory_size', 'function_name', 'function_request_id'],
+      ].sort(),
     );
   });
 

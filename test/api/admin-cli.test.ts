@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startApi, unique, type TestApi } from '../support/api.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { unique } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 
 // The administrator CLI, run as an operator would: a separate process against the same table.
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 const BAD_CREDENTIALS = { non_field_errors: ['Unable to log in with provided credentials.'] };
 
@@ -15,7 +16,7 @@ interface CliResult {
   stderr: string;
 }
 
-let api: TestApi;
+const api = useApi();
 
 function admin(args: string[], stdin?: string): Promise<CliResult> {
   return new Promise((done, fail) => {
@@ -37,11 +38,6 @@ function admin(args: string[], stdin?: string): Promise<CliResult> {
 function login(username: string, password: string) {
   return api.client().post('/login', { json: { username, password } });
 }
-
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api?.close());
 
 describe('admin CLI', () => {
   it('--help lists the commands; bad usage exits 2 with the usage text', async () => {

@@ -1,11 +1,12 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { db } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
 import { hashToken } from '#lib/auth/tokens.ts';
-import { BUNDLES, startApi, unique, type TestApi } from '../support/api.ts';
+import { BUNDLES, unique } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 
 const TOKEN = /^[0-9a-f]{40}$/;
 const PROFILE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
@@ -14,11 +15,7 @@ const NO_CREDENTIALS = { detail: 'Authentication credentials were not provided.'
 const INVALID_TOKEN = { detail: 'Invalid token.' };
 const NOT_LOGGED_IN = { detail: 'You are not logged in!' };
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api?.close());
+const api = useApi();
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 

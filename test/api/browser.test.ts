@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { openApiDocument } from '#lib/openapi/document.ts';
 import { startServer } from '../../scripts/local/server.ts';
-import { startApi, targetOptions, unique, type TestApi } from '../support/api.ts';
+import { targetOptions, unique } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 
 // A real browser (Debian's Chromium, driven by playwright-core): a page served from another
 // origin logs in and lists posts with fetch and the Authorization header, which only works if
@@ -19,7 +20,7 @@ const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM && process.env.CI) {
   throw new Error(`Chromium is not at ${CHROMIUM}: .ci/run installs it (apt-get install -y chromium), or set CHROMIUM_PATH.`);
 }
-const ARTIFACTS = fileURLToPath(new URL('../../test-results', import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
 // playwright-core adds --headless and a fresh --user-data-dir of its own to every launch.
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -67,7 +68,7 @@ document.getElementById('api').textContent = config.api;
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('in a real browser', () => {
-  let api: TestApi;
+  const api = useApi({ users: ['author'] });
   let browser: Browser;
   let origin: Server;
   let originUrl: string;
@@ -79,9 +80,8 @@ describe.skipIf(!HAVE_CHROMIUM)('in a real browser', () => {
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    api = await startApi();
     await createUser(username, password);
-    const author = await api.user('author');
+    const { author } = api.users;
     for (let i = 1; i <= 4; i++) {
       const title = `Browser post ${i} ${unique('')}`;
       titles.push(title);
@@ -103,7 +103,6 @@ describe.skipIf(!HAVE_CHROMIUM)('in a real browser', () => {
   afterAll(async () => {
     await browser?.close();
     await new Promise((done) => (origin ? origin.close(done) : done(undefined)));
-    await api?.close();
   });
 
   const newPage = async () => {

@@ -1,29 +1,21 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db } from '#lib/db/client.ts';
 import { ServiceUnavailable, NotFound } from '#lib/http/errors.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
-import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
+import { unique, type ApiResponse } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 
 // Counters and uniqueness claims under parallel requests. Every check recomputes the expected
 // values from the base data in the table (posts, tags, visits) and compares them with the stored
 // counters and with what the API answers.
 
-let api: TestApi;
-let writers: TestUser[];
-let viewers: TestUser[];
+const WRITERS = Array.from({ length: 5 }, (_, i) => `w${i}`);
+const VIEWERS = Array.from({ length: 10 }, (_, i) => `v${i}`);
+const api = useApi({ users: [...WRITERS, ...VIEWERS] });
+const writers = WRITERS.map((name) => api.users[name]!);
+const viewers = VIEWERS.map((name) => api.users[name]!);
 const m = unique('c').toLowerCase();
-
-beforeAll(async () => {
-  api = await startApi();
-  const users = await Promise.all([
-    ...Array.from({ length: 5 }, (_, i) => api.user(`w${i}`)),
-    ...Array.from({ length: 10 }, (_, i) => api.user(`v${i}`)),
-  ]);
-  writers = users.slice(0, 5);
-  viewers = users.slice(5);
-}, 120_000);
-afterAll(() => api?.close());
 
 type Item = Record<string, any>;
 

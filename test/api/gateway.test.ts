@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gatewayEvent } from '../../scripts/local/gateway-event.ts';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from '#lib/http/limits.ts';
 import { functionAnswer, selectRoute } from '../../scripts/local/server.ts';
 import { corsConfiguration } from '#lib/http/cors.ts';
-import { BUNDLES, createPost, startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
+import { BUNDLES, createPost, startApi, unique } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 
 // The local gateway behaves as API Gateway HTTP API (payload 2.0) does on AWS, one behaviour at a
 // time; docs/local-gateway.md gives the AWS source of each.
 
-let api: TestApi;
-let alice: TestUser;
-
-beforeAll(async () => {
-  api = await startApi();
-  alice = await api.user('alice');
-});
-afterAll(() => api?.close());
+const api = useApi({ users: ['alice'] });
+const { alice } = api.users;
 
 const event = (contentType: string | undefined, body = 'a=1') =>
   gatewayEvent({

@@ -1,15 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../scripts/local/server.ts';
-import { startApi, targetOptions, unique, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
+import { targetOptions, unique, type ApiResponse } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 
-let api: TestApi;
-let alice: TestUser;
-
-beforeAll(async () => {
-  api = await startApi();
-  alice = await api.user('alice');
-});
-afterAll(() => api?.close());
+const api = useApi({ users: ['alice'] });
+const { alice } = api.users;
 
 /** Every error body is a JSON object shaped as DRF shapes it: a detail, or lists of messages. */
 function expectDrfError(response: ApiResponse<any>, status: number): void {

@@ -1,9 +1,10 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tableAccess, tableStatements } from '../../infra/permissions.ts';
 import { ROUTES, FALLBACK_HANDLER, functionName } from '#lib/routes.ts';
 import { deniedPermission, tableArn } from '../../scripts/local/iam-policy.ts';
 import { BUNDLES, createPost, startApi, unique, type TestApi } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 
 // Every function runs under its role's policy, through the IAM guard in front of DynamoDB Local
 // (scripts/local/iam-guard.ts), in this file as in every other: a missing grant fails the route
@@ -56,11 +57,7 @@ describe('the IAM guard', () => {
 });
 
 describe('least privilege', () => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startApi();
-  });
-  afterAll(() => api?.close());
+  const api = useApi();
 
   it('each function uses every permission its role grants: nothing more is granted than its code sends', async () => {
     const alice = await api.user('alice');

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from '#lib/http/limits.ts';
 import { POST_LIMITS } from '#lib/posts/limits.ts';
-import { createPost, startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
+import { createPost, unique, type ApiClient, type ApiResponse } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 
 // A list page never exceeds what a Lambda function may return (6 MB, the whole result object
 // `{statusCode, headers, body}`): over posts of the largest size the service accepts, GET /posts
@@ -66,16 +67,14 @@ async function walk(client: ApiClient, first: ApiResponse) {
 
 const slugs = (pages: ApiResponse[]) => pages.flatMap((page) => (page.body as { slug: string }[]).map((post) => post.slug));
 
-let api: TestApi;
-let alice: TestUser;
+const api = useApi({ users: ['alice'] });
+const { alice } = api.users;
 let word: string;
 /** Slugs of the large posts, newest first. */
 let expected: string[];
 let postBytes: number;
 
 beforeAll(async () => {
-  api = await startApi();
-  alice = await api.user('alice');
   word = unique('big');
   const description = largestDescription(`${word} `);
   postBytes = Buffer.byteLength(JSON.stringify(description), 'utf8');
@@ -92,7 +91,6 @@ beforeAll(async () => {
   await Promise.all(Array.from({ length: 4 }, worker));
   expected = created.sort((a, b) => (a.created < b.created ? 1 : -1)).map((post) => post.slug);
 }, 120_000);
-afterAll(() => api?.close());
 
 describe('GET /posts over posts of the largest size', () => {
   it('cuts page_size=100 short, under 6 MB, and Link walks every post once, newest first', async () => {

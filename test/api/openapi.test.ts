@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DOCS_ASSETS, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
 import { openApiDocument } from '#lib/openapi/document.ts';
 import { PAGE_SIZES } from '#lib/http/paging.ts';
@@ -8,7 +8,7 @@ import { POST_LIMITS } from '#lib/posts/limits.ts';
 import { API_PREFIX, ROUTES, routeMethods } from '#lib/routes.ts';
 import { TAG_TITLE_MAX_LENGTH } from '#lib/tags/tag.ts';
 import { PROFILE_SPECS } from '#lib/users/profile.ts';
-import { startApi, type TestApi } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 import { OpenApiMismatch, ResponseValidator } from '../support/openapi.ts';
 
 // The OpenAPI document (lib/openapi/document.ts): complete for the route table, internally
@@ -199,11 +199,7 @@ describe('the response validator', () => {
 });
 
 describe('serving', () => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startApi();
-  });
-  afterAll(() => api?.close());
+  const api = useApi();
 
   it('serves the document at GET /api/v1/openapi.json without a token, with this host as its server', async () => {
     const response = await api.client().get('/openapi.json');

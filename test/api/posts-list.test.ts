@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setFeatured } from '#lib/posts/feature.ts';
-import { createPost, startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from '../support/api.ts';
+import { createPost, unique, type ApiClient, type ApiResponse, type TestUser } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 
 // GET /posts: published posts only, sorted, searched and paged, over HTTP against DynamoDB Local.
 // The table is shared by every test of this file; each test gives its posts a word of its own and
@@ -10,15 +11,8 @@ import { createPost, startApi, unique, type ApiClient, type ApiResponse, type Te
 const INVALID_PAGE = { detail: 'Invalid page.' };
 const LINK = /^<([^>]+)>; rel="next"$/;
 
-let api: TestApi;
-let alice: TestUser;
-let bob: TestUser;
-
-beforeAll(async () => {
-  api = await startApi();
-  [alice, bob] = await Promise.all([api.user('alice'), api.user('bob')]);
-});
-afterAll(() => api?.close());
+const api = useApi({ users: ['alice', 'bob'] });
+const { alice, bob } = api.users;
 
 /** A lowercase word no other test uses. */
 const word = (prefix = 'w') => unique(prefix);

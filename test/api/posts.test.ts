@@ -1,40 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPost, startApi, unique, type ApiClient, type TestApi, type TestUser } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { createPost, unique, type ApiClient } from '../support/api.ts';
+import { POST_FIELDS } from '../support/contract.ts';
+import { useApi } from '../support/fixture.ts';
 
 // POST /posts, GET/PUT/DELETE /posts/detail/{slug} and the counters they keep, over HTTP against
 // DynamoDB Local. The table is shared by every test of this file, so each test uses its own words
 // in titles and tag names.
 
-const POST_FIELDS = [
-  'author',
-  'title',
-  'slug',
-  'description',
-  'created',
-  'modified',
-  'publish',
-  'is_featured',
-  'tags',
-  'keywords',
-  'meta_description',
-  'rating_likes',
-  'rating_dislikes',
-  'total_visitors',
-  'total_favorites',
-];
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 const NOT_FOUND = { detail: 'Not found.' };
 const NOT_OWNER = { detail: 'You are not owner of this post!' };
 
-let api: TestApi;
-let alice: TestUser;
-let bob: TestUser;
-
-beforeAll(async () => {
-  api = await startApi();
-  [alice, bob] = await Promise.all([api.user('alice'), api.user('bob')]);
-});
-afterAll(() => api?.close());
+const api = useApi({ users: ['alice', 'bob'] });
+const { alice, bob } = api.users;
 
 /** A lowercase word no other test uses (letters and digits: it is its own slug). */
 const word = (prefix = 'w') => unique(prefix);

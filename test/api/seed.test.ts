@@ -1,17 +1,18 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TAGS, DEMO_USERS, demoPosts } from '../../scripts/seed/content.ts';
-import { startApi, type ApiClient, type TestApi } from '../support/api.ts';
+import type { ApiClient } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 
 // `npm run seed`, run twice as the command it is against a fresh table and the local server:
 // the first run fills it, the second adds nothing and prints the same accounts.
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 
-let api: TestApi;
+const api = useApi();
 const outputs: string[] = [];
 
 async function seedCommand(): Promise<string> {
@@ -26,11 +27,9 @@ async function seedCommand(): Promise<string> {
 const accounts = (output: string) => output.slice(output.indexOf('Log in as'));
 
 beforeAll(async () => {
-  api = await startApi();
   outputs.push(await seedCommand());
   outputs.push(await seedCommand());
 }, 240_000);
-afterAll(() => api?.close());
 
 async function login(username: string, password: string): Promise<ApiClient> {
   const response = await api.client().post('/login', { json: { username, password } });

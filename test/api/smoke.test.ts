@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type TestApi } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useApi } from '../support/fixture.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api?.close());
+const api = useApi();
 
 describe('smoke', () => {
   it('logs in and creates a post', async () => {

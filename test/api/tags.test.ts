@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, unique, type ApiClient, type TestApi, type TestUser } from '../support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { unique, type ApiClient } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
 
-let api: TestApi;
-let alice: TestUser;
-let bob: TestUser;
-
-beforeAll(async () => {
-  api = await startApi();
-  [alice, bob] = await Promise.all([api.user('alice'), api.user('bob')]);
-});
-afterAll(() => api?.close());
+const api = useApi({ users: ['alice', 'bob'] });
+const { alice, bob } = api.users;
 
 /** A title no other test uses; its slug is the lower-cased title. */
 const uniqueTitle = (prefix = 'Tag') => unique(prefix);

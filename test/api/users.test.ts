@@ -1,37 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
-import { startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
+import { unique, type TestUser } from '../support/api.ts';
+import { EMPTY_PROFILE_FIELDS, PROFILE_FIELDS } from '../support/contract.ts';
+import { useApi } from '../support/fixture.ts';
 
 const PROFILE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
-const PROFILE_KEYS = [
-  'user',
-  'last_login',
-  'date_joined',
-  'total_posts',
-  'total_favorites',
-  'total_featured_posts',
-  'display_name',
-  'location',
-  'about_me',
-  'website',
-  'twitter',
-  'linkedin',
-  'github',
-  'birth_date',
-];
-const EDITABLE_EMPTY = {
-  display_name: null,
-  location: null,
-  about_me: null,
-  website: null,
-  twitter: null,
-  linkedin: null,
-  github: null,
-  birth_date: null,
-};
-
-let api: TestApi;
+const api = useApi();
 /** Every account this file creates, in creation order, and those later deactivated. */
 const created: string[] = [];
 const deactivated = new Set<string>();
@@ -60,11 +35,6 @@ function nextLink(headers: Headers): string | null {
   return match![1]!;
 }
 
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api?.close());
-
 describe('GET /users', () => {
   let viewer: TestUser;
   beforeAll(async () => {
@@ -84,7 +54,7 @@ describe('GET /users', () => {
     for (const name of deactivated) expect(names).not.toContain(name);
     const joined = response.body.map((p: any) => p.date_joined);
     expect([...joined].sort().reverse()).toEqual(joined);
-    for (const profile of response.body) expect(Object.keys(profile)).toEqual(PROFILE_KEYS);
+    for (const profile of response.body) expect(Object.keys(profile)).toEqual(PROFILE_FIELDS);
     expect(response.headers.get('link')).toBeNull();
   });
 
@@ -150,13 +120,13 @@ describe('GET /users/detail/{username}', () => {
     const subject = await newUser('subject');
     const response = await viewer.api.get(`/users/detail/${subject.username}`);
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body)).toEqual(PROFILE_KEYS);
+    expect(Object.keys(response.body)).toEqual(PROFILE_FIELDS);
     expect(response.body).toMatchObject({
       user: subject.username,
       total_posts: 0,
       total_favorites: 0,
       total_featured_posts: 0,
-      ...EDITABLE_EMPTY,
+      ...EMPTY_PROFILE_FIELDS,
     });
     expect(response.body.date_joined).toMatch(PROFILE_TIME);
     expect(response.body.last_login).toMatch(PROFILE_TIME);
@@ -197,7 +167,7 @@ describe('PUT /users/detail/{username}', () => {
       },
     });
     expect(first.status).toBe(200);
-    expect(Object.keys(first.body)).toEqual(PROFILE_KEYS);
+    expect(Object.keys(first.body)).toEqual(PROFILE_FIELDS);
     const full = {
       user: user.username,
       display_name: 'Form Name',
@@ -300,7 +270,7 @@ describe('PUT /users/detail/{username}', () => {
     expect(invalid.status).toBe(403);
 
     expect((await owner.api.get(path)).body).toEqual(before.body);
-    expect((await intruder.api.get(`/users/detail/${intruder.username}`)).body).toMatchObject(EDITABLE_EMPTY);
+    expect((await intruder.api.get(`/users/detail/${intruder.username}`)).body).toMatchObject(EMPTY_PROFILE_FIELDS);
   });
 
   it('answers an unknown username with 404', async () => {
@@ -393,7 +363,7 @@ describe('PUT /users/detail/{username}', () => {
     const mixed = await user.api.put(path, { form: { location: 'Valid', display_name: 'x'.repeat(151) } });
     expect(mixed.status).toBe(400);
     expect(mixed.body).toEqual({ display_name: [tooLong(150)] });
-    expect((await user.api.get(path)).body).toMatchObject(EDITABLE_EMPTY);
+    expect((await user.api.get(path)).body).toMatchObject(EMPTY_PROFILE_FIELDS);
 
     const atLimit = {
       display_name: 'd'.repeat(150),

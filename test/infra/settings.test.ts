@@ -42,6 +42,7 @@ describe('deploy settings', () => {
         throttlingOverallRateLimit: '1000',
         memorySize: '1024',
         logRetentionDays: '7',
+        tracing: 'true',
       }),
     ).toEqual({
       stackName: 'PostsStaging',
@@ -52,6 +53,7 @@ describe('deploy settings', () => {
       throttlingOverallRateLimit: 1000,
       memorySize: 1024,
       logRetentionDays: 7,
+      tracing: true,
     });
     expect(settingsFrom({ allowedOrigins: ['https://a.example'] }).allowedOrigins).toEqual(['https://a.example']);
     expect(settingsFrom({ allowedOrigins: 'https://a.example,*' }).allowedOrigins).toEqual(['*']);
@@ -67,6 +69,7 @@ describe('deploy settings', () => {
     ['memorySize', '64'],
     ['logRetentionDays', '2'],
     ['stackName', ' '],
+    ['tracing', 'yes'],
   ])('refuses %s=%j', (key, value) => {
     expect(() => settingsFrom({ [key]: value })).toThrow(SettingsError);
   });

@@ -1,26 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFeatured } from '#lib/posts/feature.ts';
 import { countDynamoDbCalls, type CallCounter } from '../../support/dynamodb-calls.ts';
-import { startApi, unique, type TestApi, type TestUser } from '../../support/api.ts';
+import { unique } from '../../support/api.ts';
+import { useApi } from '../../support/fixture.ts';
 
 // DynamoDB calls per request: the floor of docs/performance.md. Calls are stable, so they are
 // asserted exactly; "||" in the comments means issued in parallel (one round trip).
 
-let api: TestApi;
-let alice: TestUser;
-let bob: TestUser;
+const api = useApi({ users: ['alice', 'bob'] });
+const { alice, bob } = api.users;
 let calls: CallCounter;
 const UNKNOWN_TOKEN = 'f'.repeat(40);
 
-beforeAll(async () => {
-  api = await startApi();
-  [alice, bob] = await Promise.all([api.user('alice'), api.user('bob')]);
+// Counting starts once the users are made (useApi's beforeAll runs first).
+beforeAll(() => {
   calls = countDynamoDbCalls();
 });
-afterAll(async () => {
-  calls?.detach();
-  await api?.close();
-});
+afterAll(() => calls?.detach());
 
 /** Sends one request and returns its status and the DynamoDB calls it made, by command. */
 async function counted(send: () => Promise<{ status: number }>) {

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { resetRetryStats, retryStats } from '#lib/retry.ts';
 import { hashToken } from '#lib/auth/tokens.ts';
-import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../../support/api.ts';
+import { unique, type ApiResponse, type TestUser } from '../../support/api.ts';
+import { useApi } from '../../support/fixture.ts';
 import { invariantProblems, median, recordFigures, scanTable, tally, type Item } from './table.ts';
 
 // Over 200 mixed writes in flight at once from several users — creates with shared tags and
@@ -16,16 +17,11 @@ import { invariantProblems, median, recordFigures, scanTable, tally, type Item }
 const USERS = 8;
 const SEED_POSTS = 5;
 
-let api: TestApi;
-let users: TestUser[];
+const NAMES = Array.from({ length: USERS }, (_, i) => `cc${i}`);
+const api = useApi({ users: NAMES });
+const users = NAMES.map((name) => api.users[name]!);
 const m = unique('cc').toLowerCase();
 const SHARED = [`Shared ${m}`, `Common ${m}`, `Topic ${m}`];
-
-beforeAll(async () => {
-  api = await startApi();
-  users = await Promise.all(Array.from({ length: USERS }, (_, i) => api.user(`cc${i}`)));
-}, 120_000);
-afterAll(() => api?.close());
 
 interface Op {
   kind: string;

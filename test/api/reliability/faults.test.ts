@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, resetDb } from '#lib/db/client.ts';
 import { hashToken } from '#lib/auth/tokens.ts';
 import { resetRetryStats, retryStats } from '#lib/retry.ts';
-import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../../support/api.ts';
+import { unique, type ApiResponse, type TestUser } from '../../support/api.ts';
+import { useApi } from '../../support/fixture.ts';
 import { installFaults, prng, TRANSIENT_FAULTS, type FaultInjector, type FaultKind } from '../../support/faults.ts';
 import { rawRequest, type RawRequest, type RawResponse } from './raw-http.ts';
 import { invariantProblems, median, recordFigures, scanTable, tableDiff, tally, type Item } from './table.ts';
@@ -23,11 +24,10 @@ const LOAD_BUDGET_MS = 3000;
 const SEED = Number(process.env.FAULT_SEED ?? 7);
 const BUSY = { detail: 'The service is busy. Please try again shortly.' };
 
-let api: TestApi;
+const api = useApi({ users: { alice: 'fault_a', bob: 'fault_b' } });
+const { alice, bob } = api.users;
 let origin: string;
 let faults: FaultInjector;
-let alice: TestUser;
-let bob: TestUser;
 const saved = { budget: process.env.RETRY_BUDGET_MS, timeout: process.env.DYNAMODB_REQUEST_TIMEOUT_MS };
 
 const figures = {
@@ -48,9 +48,7 @@ function addInjected(): Record<string, number> {
 }
 
 beforeAll(async () => {
-  api = await startApi();
   origin = new URL(api.url).origin;
-  [alice, bob] = await Promise.all([api.user('fault_a'), api.user('fault_b')]);
   // A short budget and request timeout, so that faults that outlast them do so quickly; the
   // client is made again to read them.
   process.env.RETRY_BUDGET_MS = String(BUDGET_MS);
@@ -62,7 +60,6 @@ beforeAll(async () => {
 afterAll(async () => {
   recordFigures('faults', figures);
   await faults?.remove();
-  await api?.close();
   for (const [name, value] of [['RETRY_BUDGET_MS', saved.budget], ['DYNAMODB_REQUEST_TIMEOUT_MS', saved.timeout]] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;

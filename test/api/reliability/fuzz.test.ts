@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { db } from '#lib/db/client.ts';
-import { startApi, type TestApi, type TestUser } from '../../support/api.ts';
+import { useApi } from '../../support/fixture.ts';
 import { rawRequest, shapeProblems, type RawRequest, type RawResponse } from './raw-http.ts';
 import { fingerprint, invariantProblems, recordFigures, scanTable, tableDiff, tally } from './table.ts';
 
@@ -27,10 +27,9 @@ const REQUESTS = Number(process.env.FC_REQUESTS ?? 10_240);
 const BATCH = 16;
 const RUNS = Math.ceil(REQUESTS / BATCH);
 
-let api: TestApi;
+const api = useApi({ users: { alice: 'fzalice', bob: 'fzbob' } });
+const { alice, bob } = api.users;
 let origin: string;
-let alice: TestUser;
-let bob: TestUser;
 let revokedToken: string;
 
 interface Pool {
@@ -465,9 +464,7 @@ const figures = {
 };
 
 beforeAll(async () => {
-  api = await startApi();
   origin = new URL(api.url).origin;
-  [alice, bob] = await Promise.all([api.user('fzalice'), api.user('fzbob')]);
   pool.tokens = { alice: alice.token, bob: bob.token };
   const doomed = await api.user('fzgone');
   expect((await doomed.api.get('/logout')).status).toBe(200);
@@ -491,7 +488,6 @@ beforeAll(async () => {
 afterAll(async () => {
   dc.unsubscribe('http.server.request.start', onRequestStart);
   db().middlewareStack.remove('fuzzWriteObserver');
-  await api?.close();
 });
 
 /** Keeps the pools fresh: new slugs from creates and renames, a new token after a logout. */

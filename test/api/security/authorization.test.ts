@@ -1,8 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '#lib/db/client.ts';
 import { newToken, newTokenItem } from '#lib/auth/tokens.ts';
-import { startApi, unique, type ApiClient, type ApiResponse, type TestApi, type TestUser } from '../../support/api.ts';
+import { unique, type ApiClient, type ApiResponse, type TestUser } from '../../support/api.ts';
+import { useApi } from '../../support/fixture.ts';
 import { fingerprint, scanTable, tableDiff } from '../reliability/table.ts';
 
 // Object-level authorization (OWASP API1) and authentication of every write: each write
@@ -19,9 +20,9 @@ const NOT_FOUND = { detail: 'Not found.' };
 type Actor = 'owner' | 'other' | 'none' | 'revoked' | 'expired';
 const REFUSED: Actor[] = ['other', 'none', 'revoked', 'expired'];
 
-let api: TestApi;
-let owner: TestUser;
-let other: TestUser;
+const api = useApi({ users: { owner: 'az_owner', other: 'az_other' } });
+// Reassigned after a test logs one of them out and back in.
+let { owner, other } = api.users;
 let revokedToken: string;
 let expiredToken: string;
 const w = unique('az').toLowerCase();
@@ -29,8 +30,6 @@ const w = unique('az').toLowerCase();
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 beforeAll(async () => {
-  api = await startApi();
-  [owner, other] = await Promise.all([api.user('az_owner'), api.user('az_other')]);
   // The owner's own tokens, one logged out and one past its lifetime.
   const extra = await api.client().post('/login', { json: { username: owner.username, password: owner.password } });
   revokedToken = extra.body.token;
@@ -48,7 +47,6 @@ beforeAll(async () => {
   }
   await sleep(2100);
 }, 60_000);
-afterAll(() => api?.close());
 
 function clientOf(actor: Actor): ApiClient {
   switch (actor) {

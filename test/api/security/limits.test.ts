@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
-import { startApi, unique, type TestApi, type TestUser } from '../../support/api.ts';
+import { unique } from '../../support/api.ts';
+import { useApi } from '../../support/fixture.ts';
 import { fingerprint, scanTable } from '../reliability/table.ts';
 import { rawRequest } from '../reliability/raw-http.ts';
 
@@ -10,17 +11,14 @@ import { rawRequest } from '../reliability/raw-http.ts';
 // page cap in tags.test.ts.)
 
 const MiB = 1024 * 1024;
-let api: TestApi;
+const api = useApi({ users: { alice: 'lm_alice' } });
+const { alice } = api.users;
 let origin: string;
-let alice: TestUser;
 const w = unique('lm').toLowerCase();
 
-beforeAll(async () => {
-  api = await startApi();
+beforeAll(() => {
   origin = new URL(api.url).origin;
-  alice = await api.user('lm_alice');
 });
-afterAll(() => api?.close());
 
 const tooLong = (n: number) => `Ensure this field has no more than ${n} characters.`;
 

@@ -10,13 +10,19 @@ import { rawRequest } from '../reliability/raw-http.ts';
 // bodies, tokens in Authorization headers, a malformed body holding a password) and the code
 // paths that log the most (a DynamoDB retry at debug, a 503 at warn, an unexpected error with its
 // stack at error), everything the process prints is captured — console methods and the raw
-// stdout/stderr streams, so lines written to the streams directly (lib/log.ts, the metrics) are caught
+// stdout/stderr streams, so lines written to the streams by consoles of their own (the Powertools
+// Logger of lib/log.ts, the Powertools Metrics of the request log, here as in Lambda) are caught
 // too. No line may hold a password, a password hash, a token or an Authorization header, and every
 // line must be a JSON object.
 
 vi.hoisted(() => {
-  // Before any module is loaded, so that loggers built at import take the level too.
+  // Before any module is loaded, so that loggers built at import take the level too; as in
+  // Lambda, so that the metrics are written too.
   process.env.LOG_LEVEL = 'debug';
+  process.env.AWS_LAMBDA_FUNCTION_NAME = 'CommunityPosts-Logs';
+  process.env.AWS_LAMBDA_INITIALIZATION_TYPE = 'on-demand';
+  // Powertools' switch to log every event (headers and bodies): the endpoint never does.
+  process.env.POWERTOOLS_LOGGER_LOG_EVENT = 'true';
 });
 
 let api: TestApi;
@@ -132,6 +138,8 @@ describe('logs', () => {
     expect(levels).toContain('error');
     expect(levels).toContain('warn');
     expect(levels).toContain('debug');
+    const metrics = parsed.filter((entry) => typeof entry === 'object' && entry !== null && '_aws' in entry) as Record<string, unknown>[];
+    expect(metrics.some((entry) => 'Latency' in entry)).toBe(true);
 
     const all = lines.join('\n');
     for (const secret of secrets) {

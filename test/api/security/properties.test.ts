@@ -1,11 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { db } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
 import { ROUTES } from '#lib/routes.ts';
-import { startApi, unique, type TestApi, type TestUser } from '../../support/api.ts';
+import { unique } from '../../support/api.ts';
+import { POST_FIELDS, PROFILE_FIELDS, TAG_FIELDS } from '../../support/contract.ts';
+import { useApi } from '../../support/fixture.ts';
 import { scanTable } from '../reliability/table.ts';
 
 // Object property level authorization (OWASP API3) and function level authorization (API5):
@@ -13,20 +15,9 @@ import { scanTable } from '../reliability/table.ts';
 // storage attributes a client could guess (keys, index keys, version, ids) and prototype keys;
 // responses carry exactly the contract's fields; no route exposes an administrator's action.
 
-const POST_FIELDS = ['author', 'title', 'slug', 'description', 'created', 'modified', 'publish', 'is_featured', 'tags', 'keywords', 'meta_description', 'rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites'];
-const PROFILE_FIELDS = ['user', 'last_login', 'date_joined', 'total_posts', 'total_favorites', 'total_featured_posts', 'display_name', 'location', 'about_me', 'website', 'twitter', 'linkedin', 'github', 'birth_date'];
-const TAG_FIELDS = ['title', 'slug', 'total_posts'];
-
-let api: TestApi;
-let alice: TestUser;
-let bob: TestUser;
+const api = useApi({ users: { alice: 'ma_alice', bob: 'ma_bob' } });
+const { alice, bob } = api.users;
 const w = unique('ma').toLowerCase();
-
-beforeAll(async () => {
-  api = await startApi();
-  [alice, bob] = await Promise.all([api.user('ma_alice'), api.user('ma_bob')]);
-});
-afterAll(() => api?.close());
 
 /** Storage attributes and keys a client might try to set. */
 const STORAGE = {

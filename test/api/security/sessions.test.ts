@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import bcrypt from 'bcryptjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { db, dynamodb } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
 import { BCRYPT_COST } from '#lib/auth/passwords.ts';
-import { startApi, unique, type ApiResponse, type TestApi, type TestUser } from '../../support/api.ts';
+import { unique, type ApiResponse } from '../../support/api.ts';
+import { useApi } from '../../support/fixture.ts';
 import { median, recordFigures, scanTable } from '../reliability/table.ts';
 
 // Broken authentication (OWASP API2): tokens are stored only as SHA-256 hashes with a TTL, expire
@@ -19,14 +20,8 @@ import { median, recordFigures, scanTable } from '../reliability/table.ts';
 const BAD_CREDENTIALS = { non_field_errors: ['Unable to log in with provided credentials.'] };
 const TIMING_SAMPLES = 15;
 
-let api: TestApi;
-let alice: TestUser;
-
-beforeAll(async () => {
-  api = await startApi();
-  alice = await api.user('ss_alice', 'alice secret pass');
-});
-afterAll(() => api?.close());
+const api = useApi({ users: { alice: { prefix: 'ss_alice', password: 'alice secret pass' } } });
+const { alice } = api.users;
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const login = (body: Record<string, string>) => api.client().post('/login', { json: body });
