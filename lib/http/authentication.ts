@@ -39,24 +39,24 @@ const attempt = <T>(step: () => T | Promise<T>): Promise<T> => new Promise<T>((r
 export function authentication<T>(route: TokenReads<T>): middy.MiddlewareObj<unknown, unknown, Error, EndpointContext> {
   return {
     name: 'authentication',
-    before: async ({ context: internal }) => {
-      const request = internal.request!;
+    before: async ({ context }) => {
+      const request = context.request!;
       // No usable token: 401 without a DynamoDB call, whatever the route reads.
       const token = presentedToken(request.event.headers?.authorization);
-      const keys = internal.deferred === undefined ? attempt(() => route.reads?.(request) ?? []) : Promise.resolve([]);
+      const keys = context.deferred === undefined ? attempt(() => route.reads?.(request) ?? []) : Promise.resolve([]);
       const itemKeys = await keys.catch((error: unknown) => {
-        internal.deferred = error;
+        context.deferred = error;
         return [];
       });
-      const ready = internal.deferred === undefined;
+      const ready = context.deferred === undefined;
       const [auth, alongside] = await Promise.allSettled([
         authenticate(token, itemKeys),
         ready && route.alongside ? attempt(() => route.alongside!(request)) : Promise.resolve(undefined as T),
       ]);
       if (auth.status === 'rejected') throw auth.reason;
-      if (internal.deferred !== undefined) throw internal.deferred;
+      if (context.deferred !== undefined) throw context.deferred;
       if (alongside.status === 'rejected') throw alongside.reason;
-      internal.authenticated = { ...auth.value, alongside: alongside.value };
+      context.authenticated = { ...auth.value, alongside: alongside.value };
     },
   };
 }
