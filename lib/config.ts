@@ -4,17 +4,18 @@
 
 const env = process.env;
 
-const positive = (name: string, fallback: number): number => {
+/** A positive number from the environment (also the benchmark's BENCH_* settings), or the fallback. */
+export function positiveSetting(name: string, fallback: number): number {
   const value = Number(env[name]);
   return Number.isFinite(value) && value > 0 ? value : fallback;
-};
+}
 
 export function tableName(): string {
   return env.TABLE_NAME || 'community-posts';
 }
 
 export function tokenTtlDays(): number {
-  return positive('TOKEN_TTL_DAYS', 30);
+  return positiveSetting('TOKEN_TTL_DAYS', 30);
 }
 
 /** Allowed CORS origins: a comma-separated list, or `*` (the default). */
@@ -56,7 +57,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
 
 /** How long one DynamoDB call may take: DYNAMODB_REQUEST_TIMEOUT_MS, default 2000. */
 export function dynamodbRequestTimeoutMs(): number {
-  return positive('DYNAMODB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS);
+  return positiveSetting('DYNAMODB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS);
 }
 
 /** The Lambda function's name; undefined outside Lambda (and the local stack's bundles). */
@@ -78,10 +79,6 @@ export function useTable(settings: { tableName?: string; endpoint?: string }): v
 /** Points this process at DynamoDB itself (the admin CLI's `--aws`): no local endpoint. */
 export function useAwsEndpoint(): void {
   delete env.DYNAMODB_ENDPOINT;
-}
-
-export function useRegionIfUnset(region: string): void {
-  env.AWS_REGION ||= region;
 }
 
 /**
@@ -126,14 +123,9 @@ export function localSettings() {
   };
 }
 
-/** A positive number from the environment (the benchmark's BENCH_* settings), or the fallback. */
-export function positiveSetting(name: string, fallback: number): number {
-  return positive(name, fallback);
-}
-
-/** Sets each of these environment settings that is not set yet (the benchmark's quiet defaults). */
+/** Sets each of these environment settings that is unset or empty (the local tools' defaults). */
 export function useDefaults(settings: Record<string, string>): void {
-  for (const [name, value] of Object.entries(settings)) env[name] ??= value;
+  for (const [name, value] of Object.entries(settings)) env[name] ||= value;
 }
 
 /** The log levels of lib/log.ts (Powertools Logger's), least severe first. */

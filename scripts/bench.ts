@@ -12,13 +12,12 @@ import { startBenchStack } from './bench/stack.ts';
 // `npm run bench`: measures calls, capacity, bundles, latency, paging and search; prints the
 // report and writes it into docs/performance.md. Never part of `npm test`.
 
-const number = positiveSetting;
 
 async function main(): Promise<void> {
   const startedAt = new Date();
-  const loadSettings = { connections: number('BENCH_CONNECTIONS', 8), seconds: number('BENCH_SECONDS', 4), rounds: number('BENCH_ROUNDS', 5) };
-  const repeats = number('BENCH_REPEATS', 7);
-  const importRuns = number('BENCH_IMPORT_RUNS', 21);
+  const loadSettings = { connections: positiveSetting('BENCH_CONNECTIONS', 8), seconds: positiveSetting('BENCH_SECONDS', 4), rounds: positiveSetting('BENCH_ROUNDS', 5) };
+  const repeats = positiveSetting('BENCH_REPEATS', 7);
+  const importRuns = positiveSetting('BENCH_IMPORT_RUNS', 21);
   const stack = await startBenchStack();
   const step = (name: string) => console.error(`bench: ${name}...`);
   let results;

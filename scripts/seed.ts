@@ -1,4 +1,4 @@
-import { dynamodbEndpoint, localSettings, useRegionIfUnset, useTable } from '#lib/config.ts';
+import { localSettings, useDefaults } from '#lib/config.ts';
 import { describeFailure } from './admin/run.ts';
 import { describeSeed, seed, SeedError } from './seed/run.ts';
 
@@ -8,8 +8,7 @@ import { describeSeed, seed, SeedError } from './seed/run.ts';
 // Running it again adds nothing and prints the same accounts.
 
 const { apiUrl, defaultDynamodbEndpoint } = localSettings();
-useTable({ endpoint: dynamodbEndpoint() ?? defaultDynamodbEndpoint });
-useRegionIfUnset('us-east-1');
+useDefaults({ DYNAMODB_ENDPOINT: defaultDynamodbEndpoint, AWS_REGION: 'us-east-1' });
 
 seed({ apiUrl, progress: (step) => process.stderr.write(`seeding ${step}…\n`) }).then(
   (report) => console.log(describeSeed(report, apiUrl)),

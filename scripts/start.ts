@@ -1,7 +1,7 @@
 import { startEmulator, type Emulator } from './local/dynamodb-local.ts';
 import { ensureTable } from './local/ensure-table.ts';
 import { startServer } from './local/server.ts';
-import { dynamodbEndpoint, localSettings, tableName, useRegionIfUnset, useTable } from '#lib/config.ts';
+import { dynamodbEndpoint, localSettings, tableName, useDefaults, useTable } from '#lib/config.ts';
 
 // `npm start`: DynamoDB Local (unless DYNAMODB_ENDPOINT is set), the table, and the API behind
 // the local gateway and IAM guard. `npm start -- --bundles` serves the bundles `npm run synth`
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   }
   const bundles = args.includes('--bundles');
   const { port, dynamodbPort, inMemory, accessLog, lambdaNode } = localSettings();
-  useRegionIfUnset('us-east-1');
+  useDefaults({ AWS_REGION: 'us-east-1' });
 
   let emulator: Emulator | undefined;
   const given = dynamodbEndpoint();

@@ -41,7 +41,7 @@ export async function authenticate(token: string, itemKeys: Key[] = []): Promise
   if (itemKeys.length === 0) {
     const caller = await findCaller(token);
     if (!caller) throw new AuthenticationFailed();
-    return { caller, read: new BatchResult(new Map()) };
+    return { caller, read: BatchResult.EMPTY };
   }
   const read = await batchGet([tokenKey(token), ...itemKeys]);
   const caller = callerFromItem(read.get(tokenKey(token)), token);

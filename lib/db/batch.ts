@@ -45,11 +45,17 @@ export async function batchGet(keyList: Key[], projection?: string[]): Promise<B
       pending = response.UnprocessedKeys?.[tableName()]?.Keys;
     }
   }
-  return new BatchResult(found);
+  return new BatchResult(found, all);
 }
 
+/** The items a batch read found, and the keys it asked for. */
 export class BatchResult {
-  constructor(private readonly items: Map<string, Item>) {}
+  constructor(
+    private readonly items: Map<string, Item>,
+    readonly keys: readonly Key[],
+  ) {}
+
+  static readonly EMPTY = new BatchResult(new Map(), []);
 
   get(key: Key): Item | undefined {
     return this.items.get(keyId(key));
@@ -62,10 +68,11 @@ export class BatchResult {
 
 /**
  * The read an operation's attempt works from: on the first attempt the one the endpoint made with
- * the token (lib/http/authentication.ts), on a retry after a lost race a fresh read of the same keys.
+ * the token (lib/http/authentication.ts), on a retry after a lost race a fresh read of the same
+ * keys (the token's among them).
  */
-export function readForAttempt(attempt: number, first: BatchResult, keyList: Key[]): Promise<BatchResult> {
-  return attempt === 1 ? Promise.resolve(first) : batchGet(keyList);
+export function readForAttempt(attempt: number, first: BatchResult): Promise<BatchResult> {
+  return attempt === 1 ? Promise.resolve(first) : batchGet([...first.keys]);
 }
 
 /** Deletes many items, 25 a call, resending what DynamoDB leaves unprocessed. */

@@ -72,7 +72,7 @@ function record(request: Request): RequestRecord {
     // After the responder: its answer, or 500 for an error nothing answered (Lambda's caller sees a failure).
     status: request.response?.statusCode ?? 500,
     latencyMs: round(performance.now() - start, 1),
-    coldStart: false,
+    coldStart: firstRequest && !provisionedConcurrency(),
     dynamodbCalls: usage.calls,
     consumedCapacity: { read: round(usage.readUnits, 2), write: round(usage.writeUnits, 2) },
   };
@@ -83,7 +83,6 @@ function requestLine(published: Metrics | undefined): Middleware {
   const write = (request: Request) => {
     try {
       const line = record(request);
-      line.coldStart = firstRequest && !provisionedConcurrency();
       firstRequest = false;
       if (listener) listener(line);
       else log.info('request', { ...line });

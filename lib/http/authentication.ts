@@ -10,15 +10,22 @@ import type { ApiRequest } from './request.ts';
 // it; this middleware makes that one read in middy's `before` and answers the 401 there, so no
 // handler runs, reads or writes for a caller it does not know.
 
-export interface TokenReads<T> {
+export interface TokenReads<T, P> {
+  /**
+   * What both the reads and the handler work from (a parsed body), made once. A throw (an invalid
+   * body) is answered after the token check, so a bad token is a 401 first, as DRF.
+   */
+  prepare?: (request: ApiRequest) => P;
   /** Items read in the token's BatchGetItem (one round trip for the token and the items). */
-  reads?: (request: ApiRequest) => Key[];
+  reads?: (request: ApiRequest, prepared: P) => Key[];
   /** A read-only query sent in parallel with the token's GetItem (a list's page); discarded on a 401. */
   alongside?: (request: ApiRequest) => Promise<T>;
 }
 
-export interface Authenticated<T> {
+export interface Authenticated<T, P> {
   caller: Caller;
+  /** The result of `prepare`. */
+  prepared: P;
   /** The items of `reads`. */
   read: BatchResult;
   /** The result of `alongside`. */
@@ -30,24 +37,29 @@ export interface EndpointContext extends Context {
   request?: ApiRequest;
   /** A body that could not be parsed: answered after the token check, so a bad token is a 401 first (as DRF). */
   deferred?: unknown;
-  authenticated?: Authenticated<unknown>;
+  authenticated?: Authenticated<unknown, unknown>;
 }
 
 /** Runs `step`, turning a synchronous throw into a rejection. */
-const attempt = <T>(step: () => T | Promise<T>): Promise<T> => new Promise<T>((resolve) => resolve(step()));
+const attempt = <T>(step: () => Promise<T>): Promise<T> => new Promise<T>((resolve) => resolve(step()));
 
-export function authentication<T>(route: TokenReads<T>): middy.MiddlewareObj<unknown, unknown, Error, EndpointContext> {
+export function authentication<T, P>(route: TokenReads<T, P>): middy.MiddlewareObj<unknown, unknown, Error, EndpointContext> {
   return {
     name: 'authentication',
     before: async ({ context }) => {
       const request = context.request!;
       // No usable token: 401 without a DynamoDB call, whatever the route reads.
       const token = presentedToken(request.event.headers?.authorization);
-      const keys = context.deferred === undefined ? attempt(() => route.reads?.(request) ?? []) : Promise.resolve([]);
-      const itemKeys = await keys.catch((error: unknown) => {
-        context.deferred = error;
-        return [];
-      });
+      let prepared: P | undefined;
+      let itemKeys: Key[] = [];
+      if (context.deferred === undefined) {
+        try {
+          prepared = route.prepare?.(request);
+          itemKeys = route.reads?.(request, prepared as P) ?? [];
+        } catch (error) {
+          context.deferred = error;
+        }
+      }
       const ready = context.deferred === undefined;
       const [auth, alongside] = await Promise.allSettled([
         authenticate(token, itemKeys),
@@ -56,7 +68,7 @@ export function authentication<T>(route: TokenReads<T>): middy.MiddlewareObj<unk
       if (auth.status === 'rejected') throw auth.reason;
       if (context.deferred !== undefined) throw context.deferred;
       if (alongside.status === 'rejected') throw alongside.reason;
-      context.authenticated = { ...auth.value, alongside: alongside.value };
+      context.authenticated = { ...auth.value, prepared, alongside: alongside.value };
     },
   };
 }

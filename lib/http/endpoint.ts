@@ -26,9 +26,9 @@ export interface PublicRoute {
 }
 
 /** A route that needs `Authorization: Token ...`: its handler runs only for a known caller. */
-export interface TokenRoute<T> extends TokenReads<T> {
+export interface TokenRoute<T, P> extends TokenReads<T, P> {
   auth: 'token';
-  handler: (request: ApiRequest & Authenticated<T>) => Promise<ApiResult>;
+  handler: (request: ApiRequest & Authenticated<T, P>) => Promise<ApiResult>;
 }
 
 type Middleware = middy.MiddlewareObj<Event, Result, Error, EndpointContext>;
@@ -76,7 +76,7 @@ function requestReader(parse: boolean, deferErrors: boolean): Middleware {
   };
 }
 
-function wrap<T>(route: PublicRoute | TokenRoute<T>): LambdaHandler {
+function wrap<T, P>(route: PublicRoute | TokenRoute<T, P>): LambdaHandler {
   // Outermost the Lambda context for every log line (never the event: it holds headers and
   // bodies), the Tracer when tracing is on, then the request log and its metrics (access-log.ts),
   // whose `after` and `onError` run after the responder's and so see its answer.
@@ -94,7 +94,7 @@ function wrap<T>(route: PublicRoute | TokenRoute<T>): LambdaHandler {
     .use(requestReader(true, true))
     .use(authentication(route))
     .handler(async (_event, context) => {
-      const authenticated = context.authenticated as Authenticated<T>;
+      const authenticated = context.authenticated as Authenticated<T, P>;
       return (await route.handler({ ...context.request!, ...authenticated })) as unknown as Result;
     });
 }
@@ -107,8 +107,8 @@ function wrap<T>(route: PublicRoute | TokenRoute<T>): LambdaHandler {
  * AsyncLocalStorage around the middy chain, which writes one log line with that cost (access-log.ts).
  */
 export function endpoint(route: PublicRoute): LambdaHandler;
-export function endpoint<T = undefined>(route: TokenRoute<T>): LambdaHandler;
-export function endpoint<T>(route: PublicRoute | TokenRoute<T>): LambdaHandler {
+export function endpoint<T = undefined, P = undefined>(route: TokenRoute<T, P>): LambdaHandler;
+export function endpoint<T, P>(route: PublicRoute | TokenRoute<T, P>): LambdaHandler {
   const wrapped = wrap(route);
   return (event, context) => withDynamoUsage(emptyUsage(), () => withBudget(() => wrapped(event, context)));
 }

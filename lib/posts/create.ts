@@ -2,7 +2,6 @@ import type { Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { transactWrite, tx } from '#lib/db/transact.ts';
-import { ValidationError } from '#lib/http/errors.ts';
 import { withRetries } from '#lib/retry.ts';
 import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
 import { slugify } from '#lib/slugs/slugify.ts';
@@ -14,19 +13,14 @@ import { parsePostInput, type PostInput } from './input.ts';
 import { POST_SLUG_WINDOW } from './limits.ts';
 import { newPost, postToItem, type PostRecord } from './post.ts';
 
-/** What a create reads: the first window of slug candidates and the tags' title claims and slugs. */
-function keysToRead(input: PostInput): Key[] {
-  return [...candidateKeys(slugify(input.title!), keys.post, POST_SLUG_WINDOW), ...tagKeys(input.tags ?? [])];
+/** The body of POST /posts, validated: title and description required. */
+export function parseCreate(body: Input): PostInput {
+  return parsePostInput(body, { partial: false });
 }
 
-/** What POST /posts reads with the token; nothing for a body that will be refused. */
-export function createReads(body: Input): Key[] {
-  try {
-    return keysToRead(parsePostInput(body, { partial: false }));
-  } catch (error) {
-    if (error instanceof ValidationError) return [];
-    throw error;
-  }
+/** What POST /posts reads with the token: the first window of slug candidates, the tags' title claims and slugs. */
+export function createReads(input: PostInput): Key[] {
+  return [...candidateKeys(slugify(input.title!), keys.post, POST_SLUG_WINDOW), ...tagKeys(input.tags ?? [])];
 }
 
 /**
@@ -34,12 +28,10 @@ export function createReads(body: Input): Key[] {
  * before are created. The post, its tags and the counters are one transaction. `read` is the read
  * made with the token (createReads).
  */
-export function createPost(caller: Caller, body: Input, read: BatchResult): Promise<PostRecord> {
-  const input = parsePostInput(body, { partial: false });
+export function createPost(caller: Caller, input: PostInput, read: BatchResult): Promise<PostRecord> {
   const base = slugify(input.title!);
-  const toRead = keysToRead(input);
   return withRetries(async (attempt) => {
-    const current = await readForAttempt(attempt, read, toRead);
+    const current = await readForAttempt(attempt, read);
     const slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current });
     const tags = await resolveTags(input.tags ?? [], current);
     const post = newPost(caller, input, { slug, slugBase: base }, tags.tags, isoTimestamp());

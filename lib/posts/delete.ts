@@ -1,11 +1,9 @@
 import type { Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { transactWrite, tx } from '#lib/db/transact.ts';
-import { NotFound } from '#lib/http/errors.ts';
 import { withRetries } from '#lib/retry.ts';
 import { atVersion, ownedPost } from './access.ts';
 import { counterWrites } from './counters.ts';
-import { postReads } from './detail.ts';
 import { postFromRead, postKey } from './post.ts';
 import { removeVisits } from './visits.ts';
 
@@ -14,10 +12,8 @@ import { removeVisits } from './visits.ts';
  * then its visits. `read` is the read made with the token (postReads).
  */
 export async function deletePost(caller: Caller, slug: string, read: BatchResult): Promise<void> {
-  const toRead = postReads(slug);
-  if (toRead.length === 0) throw new NotFound();
   const removed = await withRetries(async (attempt) => {
-    const post = ownedPost(postFromRead(await readForAttempt(attempt, read, toRead), slug), caller);
+    const post = ownedPost(postFromRead(await readForAttempt(attempt, read), slug), caller);
     await transactWrite([{ write: tx.delete(postKey(post.slug), atVersion(post.version)) }, ...counterWrites(post.author, post, null, [])]);
     return post;
   });

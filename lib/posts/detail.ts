@@ -2,7 +2,6 @@ import type { Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import type { Key } from '#lib/db/keys.ts';
 import { transactWrite, tx } from '#lib/db/transact.ts';
-import { NotFound } from '#lib/http/errors.ts';
 import { withRetries } from '#lib/retry.ts';
 import { couldBeSlug } from '#lib/slugs/rules.ts';
 import { atVersion, visiblePost } from './access.ts';
@@ -22,10 +21,8 @@ class AlreadyVisited extends Error {}
  * reads without recording (`recordVisit: false`). `read` is the read made with the token.
  */
 export function viewPost(caller: Caller, slug: string, read: BatchResult, { recordVisit = true } = {}): Promise<PostRecord> {
-  const toRead = postReads(slug);
-  if (toRead.length === 0) return Promise.reject(new NotFound());
   return withRetries(async (attempt) => {
-    const post = visiblePost(postFromRead(await readForAttempt(attempt, read, toRead), slug), caller);
+    const post = visiblePost(postFromRead(await readForAttempt(attempt, read), slug), caller);
     if (!recordVisit) return post;
     const visited = { ...post, total_visitors: post.total_visitors + 1, version: post.version + 1 };
     try {

@@ -2,7 +2,7 @@ import type { Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
-import { NotFound, ValidationError } from '#lib/http/errors.ts';
+import { ValidationError } from '#lib/http/errors.ts';
 import { withRetries } from '#lib/retry.ts';
 import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
 import { couldBeSlug } from '#lib/slugs/rules.ts';
@@ -16,8 +16,14 @@ import { parsePostInput, type PostInput } from './input.ts';
 import { POST_SLUG_WINDOW } from './limits.ts';
 import { postFromRead, postKey, postToItem, type PostRecord } from './post.ts';
 
-/** The body as far as it is valid: its problems are reported only after the 404 and 403 checks, as DRF orders them. */
-function parseUpdate(body: Input): { input: PostInput; invalid?: ValidationError } {
+/** The body of PUT /posts/detail/{slug} as far as it is valid, and its problems, if any. */
+export interface PostUpdate {
+  input: PostInput;
+  /** Reported only after the 404 and 403 checks, as DRF orders them. */
+  invalid?: ValidationError;
+}
+
+export function parseUpdate(body: Input): PostUpdate {
   try {
     return { input: parsePostInput(body, { partial: true }) };
   } catch (error) {
@@ -26,18 +32,16 @@ function parseUpdate(body: Input): { input: PostInput; invalid?: ValidationError
   }
 }
 
-/** The post, and for a new title or new tags the slug candidates and the tags' keys. */
-function keysToRead(slug: string, input: PostInput): Key[] {
+/**
+ * What PUT /posts/detail/{slug} reads with the token: the post, and for a new title or new tags
+ * the slug candidates and the tags' keys; nothing for a slug that cannot exist.
+ */
+export function updateReads(slug: string, { input }: PostUpdate): Key[] {
   if (!couldBeSlug(slug)) return [];
   const toRead: Key[] = [postKey(slug)];
   if (input.title !== undefined) toRead.push(...candidateKeys(slugify(input.title), keys.post, POST_SLUG_WINDOW));
   if (input.tags) toRead.push(...tagKeys(input.tags));
   return toRead;
-}
-
-/** What PUT /posts/detail/{slug} reads with the token. */
-export function updateReads(slug: string, body: Input): Key[] {
-  return keysToRead(slug, parseUpdate(body).input);
 }
 
 /** The fields of `input` applied to `before`: a new version, renamed to `slug` under `slugBase`. */
@@ -62,13 +66,10 @@ function applyUpdate(before: PostRecord, input: PostInput, rename: { slug: strin
  * base differs moves the post to the first free slug of that base; new tags are created. The post
  * (one put, or a put and a delete when renamed), its tags and the counters are one transaction.
  */
-export function updatePost(caller: Caller, slug: string, body: Input, read: BatchResult): Promise<PostRecord> {
-  const { input, invalid } = parseUpdate(body);
-  const toRead = keysToRead(slug, input);
-  if (toRead.length === 0) return Promise.reject(new NotFound());
+export function updatePost(caller: Caller, slug: string, { input, invalid }: PostUpdate, read: BatchResult): Promise<PostRecord> {
   const base = input.title !== undefined ? slugify(input.title) : undefined;
   return withRetries(async (attempt) => {
-    const current = await readForAttempt(attempt, read, toRead);
+    const current = await readForAttempt(attempt, read);
     const before = ownedPost(postFromRead(current, slug), caller);
     if (invalid) throw invalid;
     const rename = { slug: before.slug, slugBase: before.slug_base };

@@ -3,7 +3,7 @@ import { AccountError } from '#lib/auth/account.ts';
 import { createUser } from '#lib/auth/create-account.ts';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { setPassword } from '#lib/auth/set-password.ts';
-import { dynamodbEndpoint, localSettings, tableName, useAwsEndpoint, useTable } from '#lib/config.ts';
+import { dynamodbEndpoint, localSettings, tableName, useAwsEndpoint, useDefaults } from '#lib/config.ts';
 import { NotFound } from '#lib/http/errors.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
 
@@ -70,7 +70,7 @@ export async function run(argv: string[]): Promise<string> {
   const [command] = positionals;
   if (values.help || !command) return USAGE;
   if (values.aws) useAwsEndpoint();
-  else useTable({ endpoint: dynamodbEndpoint() ?? localSettings().defaultDynamodbEndpoint });
+  else useDefaults({ DYNAMODB_ENDPOINT: localSettings().defaultDynamodbEndpoint });
 
   switch (command) {
     case 'create-user': {
