@@ -12,7 +12,7 @@ export interface ApiRequest {
   path: Record<string, string | undefined>;
 }
 
-export function queryOf(event: APIGatewayProxyEventV2): Record<string, string | undefined> {
+function queryOf(event: APIGatewayProxyEventV2): Record<string, string | undefined> {
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(event.rawQueryString ?? '')) query[name] = value;
   return query;
