@@ -33,8 +33,9 @@ export interface TokenRoute<T, P> extends TokenReads<T, P> {
 
 type Middleware = middy.MiddlewareObj<Event, Result, Error, EndpointContext>;
 
-/** A HEAD request gets the GET answer's status and headers, without its body. */
-function withoutBodyOnHead(event: Event, response: Result): Result {
+/** The HTTP answer to a result, with CORS headers; a HEAD request gets its status and headers only. */
+function answer(event: Event, result: ApiResult): Result {
+  const response = toHttpResponse(result, event.headers?.origin);
   if (event.requestContext?.http?.method !== 'HEAD') return response;
   const headOnly = { ...response };
   delete headOnly.body;
@@ -42,15 +43,15 @@ function withoutBodyOnHead(event: Event, response: Result): Result {
   return headOnly;
 }
 
-/** Shapes every outcome, result or error, into the HTTP answer with CORS headers. */
+/** Shapes every outcome, result or error, into the HTTP answer. */
 const responder: Middleware = {
   name: 'responder',
   after: (request) => {
-    request.response = withoutBodyOnHead(request.event, toHttpResponse(request.response as unknown as ApiResult, request.event.headers?.origin));
+    request.response = answer(request.event, request.response as unknown as ApiResult);
   },
   onError: (request) => {
     const context = { route: request.event.routeKey, requestId: request.event.requestContext?.requestId };
-    request.response = withoutBodyOnHead(request.event, toHttpResponse(errorResult(request.error, context), request.event.headers?.origin));
+    request.response = answer(request.event, errorResult(request.error, context));
   },
 };
 
