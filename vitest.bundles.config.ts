@@ -5,8 +5,9 @@ import { DYNAMODB_GLOBAL_SETUP, SHARED_TEST_SETTINGS } from './vitest.config.ts'
 // function's bundle copied out of the repository and run in processes of its own (on LAMBDA_NODE,
 // Lambda's Node.js 22, when set), behind the local gateway and the IAM guard with the routes, CORS
 // settings, environment and role policies of the synthesized template. Together these suites call
-// every route along its success and error paths; the suites left out observe the handlers from
-// inside the process (DynamoDB call counts, injected faults, log lines).
+// every route along its success and error paths, and the stream consumer through the stream poller
+// with the template's event source mapping; the suites left out observe the handlers from inside
+// the process (DynamoDB call counts, injected faults, log lines).
 export const BUNDLE_SUITES = [
   'test/api/smoke.test.ts',
   'test/api/auth.test.ts',
@@ -14,10 +15,12 @@ export const BUNDLE_SUITES = [
   'test/api/tags.test.ts',
   'test/api/posts.test.ts',
   'test/api/posts-list.test.ts',
+  'test/api/posts-lists-v11.test.ts',
   'test/api/large-pages.test.ts',
   'test/api/http.test.ts',
   'test/api/gateway.test.ts',
   'test/api/iam.test.ts',
+  'test/api/streams.test.ts',
   'test/api/openapi.test.ts',
   'test/api/concurrency.test.ts',
   'test/api/browser.test.ts',

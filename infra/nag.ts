@@ -26,6 +26,14 @@ export const ACKNOWLEDGMENT_REASONS = {
   xrayWildcard:
     'X-Ray active tracing (`cdk deploy -c tracing=true`): xray:PutTraceSegments and xray:PutTelemetryRecords, the two ' +
     'actions CDK grants a traced function, have no resource type, so "*" is the only resource they can be granted on.',
+  streamListing:
+    "The stream consumer's event source mapping needs dynamodb:ListStreams, which CDK's DynamoEventSource grants on \"*\": " +
+    'the action lists stream ARNs and reads no data; reading the stream itself (DescribeStream, GetRecords, ' +
+    'GetShardIterator) is granted on the table\'s stream ARN alone.',
+  onFailureQueue:
+    "This queue is the on-failure destination of the table's stream consumer: Lambda writes to it the description of a " +
+    'batch it gave up on (shard and sequence numbers; the records stay in the stream for 24 hours). It is itself the ' +
+    'dead-letter queue; a queue for its own failures would need one in turn.',
 } as const;
 
 /** The id cdk-nag gives a wildcard finding on `<table arn>/index/*`. */
@@ -55,4 +63,14 @@ export const XRAY_WILDCARD_FINDING_ID = 'AwsSolutions-IAM5[Resource::*]';
 /** A traced function's role: X-Ray's two actions on `*` (only with `-c tracing=true`). */
 export function acknowledgeXrayWildcard(role: IConstruct): void {
   Validations.of(role).acknowledge({ id: XRAY_WILDCARD_FINDING_ID, reason: ACKNOWLEDGMENT_REASONS.xrayWildcard });
+}
+
+/** The stream consumer's role: ListStreams on `*` (CDK's DynamoEventSource grant). */
+export function acknowledgeStreamListing(role: IConstruct): void {
+  Validations.of(role).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: ACKNOWLEDGMENT_REASONS.streamListing });
+}
+
+/** The stream consumer's on-failure queue, which is a dead-letter queue itself. */
+export function acknowledgeOnFailureQueue(queue: IConstruct): void {
+  Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: ACKNOWLEDGMENT_REASONS.onFailureQueue });
 }

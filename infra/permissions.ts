@@ -41,7 +41,14 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'users/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
   'tags/list': { table: ['GetItem'], indexes: ['Query'] },
   'tags/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
-  'posts/list': { table: ['GetItem'], indexes: ['Query'] },
+  // the token with the page's entries from an index (by number: a keys-only skip first); then the
+  // posts' text and stats items in one BatchGetItem (a search: one per wave)
+  'posts/list': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
+  'posts/mine': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
+  // as posts/list, with the tag (or the profile) read in the token's BatchGetItem (the token alone
+  // for a path that cannot name one)
+  'posts/tagged': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
+  'posts/author': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
   // credentials GetItem; TransactWriteItems: Put token, Update profile (last_login), ConditionCheck credentials
   'auth/login': { table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
   // a conditional DeleteItem of the token; no read
@@ -53,15 +60,20 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // token, slug candidates and tags in one BatchGetItem (more candidates: another BatchGetItem);
   // TransactWriteItems: Put post and new tags, Update author and tag counters
   'posts/create': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'], indexes: [] },
-  // token and post in one BatchGetItem; TransactWriteItems: Put visit (only if new), Put post
-  // (total_visitors)
+  // token, post text and stats in one BatchGetItem; TransactWriteItems: Put visit (only if new),
+  // Put stats and list entries (total_visitors and the views sort key)
   'posts/detail': { table: ['GetItem', 'BatchGetItem', 'PutItem'], indexes: [] },
-  // token, post, new slug candidates and tags in one BatchGetItem; TransactWriteItems: Put post,
-  // Delete old slug on a rename, Put new tags, Update counters
+  // token, post, new slug candidates and tags in one BatchGetItem; TransactWriteItems: Put post
+  // items and entries, Delete the old slug's items on a rename and entries of lists left, Put new
+  // tags, Update counters
   'posts/update': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'DeleteItem', 'UpdateItem'], indexes: [] },
-  // token and post in one BatchGetItem; TransactWriteItems: Delete post, Update counters; then
-  // Query of the post's visits on the table and BatchWriteItem deleting them
-  'posts/delete': { table: ['GetItem', 'BatchGetItem', 'Query', 'DeleteItem', 'UpdateItem', 'BatchWriteItem'], indexes: [] },
+  // token and post in one BatchGetItem; TransactWriteItems: Delete post items and entries, Update
+  // counters (its visits are removed by the stream consumer)
+  'posts/delete': { table: ['GetItem', 'BatchGetItem', 'DeleteItem', 'UpdateItem'], indexes: [] },
+  // The table's stream consumer (infra/streams.ts), not a route: after a post's deletion, Query of
+  // its visits on the table and BatchWriteItem deleting them (lib/posts/removal.ts). Reading the
+  // stream itself is the event source's grant (STREAM_READ_ACTIONS).
+  'streams/table': { table: ['Query', 'BatchWriteItem'], indexes: [] },
 };
 
 /** Routes that never touch the table (the API's documentation): no permission at all. */
@@ -85,5 +97,25 @@ export function tableStatements(access: TableAccess, tableArn: string): { action
   return [
     ...(access.table.length > 0 ? [{ actions: iamActions(access.table), resources: [tableArn] }] : []),
     ...(access.indexes.length > 0 ? [{ actions: iamActions(access.indexes), resources: [`${tableArn}/index/*`] }] : []),
+  ];
+}
+
+/** What Lambda's event source mapping does with the consumer's role to read the table's stream. */
+export type StreamAction = 'ListStreams' | 'DescribeStream' | 'GetShardIterator' | 'GetRecords';
+
+/**
+ * The stream grants of a stream consumer's role: CDK's DynamoEventSource gives exactly these
+ * (Table.grantStreamRead), ListStreams on `*` (it names no stream) and the reads on the stream.
+ */
+export const STREAM_READ_ACTIONS: { anyResource: readonly StreamAction[]; stream: readonly StreamAction[] } = {
+  anyResource: ['ListStreams'],
+  stream: ['DescribeStream', 'GetRecords', 'GetShardIterator'],
+};
+
+/** The role policy statements for reading the stream `streamArn` (the local IAM guard enforces them too). */
+export function streamStatements(streamArn: string): { actions: string[]; resources: string[] }[] {
+  return [
+    { actions: STREAM_READ_ACTIONS.anyResource.map((action) => `dynamodb:${action}`), resources: ['*'] },
+    { actions: STREAM_READ_ACTIONS.stream.map((action) => `dynamodb:${action}`), resources: [streamArn] },
   ];
 }

@@ -12,15 +12,19 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, functionName, routeMethods } from '#lib/routes.ts';
 import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
 import { ApiFunction, type BundledFiles } from './api-function.ts';
-import { acknowledgeNoAuthorizer } from './nag.ts';
+import { acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
 import { tableAccess } from './permissions.ts';
 import { SettingsError, throttleTotals, type DeploySettings } from './settings.ts';
+import { TABLE_STREAM_CONSUMER } from './streams.ts';
 import { createPostsTable } from './table.ts';
 
 export interface CommunityPostsStackProps extends StackProps {
@@ -62,16 +66,22 @@ export const ACCESS_LOG_FIELDS = {
   error: '$context.error.message',
 } as const;
 
+/** How long the on-failure queue keeps the description of a batch the stream consumer gave up on: SQS's most. */
+export const STREAM_FAILURE_RETENTION = Duration.days(14);
+
 /**
  * The whole service: the table, one function per route of lib/routes.ts (plus the fallback that
- * answers 404/405), and the HTTP API that routes to them.
+ * answers 404/405), the HTTP API that routes to them, and the consumer of the table's stream
+ * (infra/streams.ts) with its on-failure queue.
  */
 export class CommunityPostsStack extends Stack {
   readonly table: Table;
   readonly api: HttpApi;
   readonly stage: HttpStage;
-  /** The function of each handler module, fallback included. */
+  /** The function of each handler module, fallback and stream consumer included. */
   readonly functions = new Map<string, ApiFunction>();
+  /** Where Lambda describes a batch of the table's stream that the consumer failed on every retry. */
+  readonly streamFailures: Queue;
 
   constructor(scope: Construct, id: string, props: CommunityPostsStackProps) {
     super(scope, id, props);
@@ -120,6 +130,37 @@ export class CommunityPostsStack extends Stack {
       });
     }
     acknowledgeNoAuthorizer(this.api);
+
+    // The table's stream consumer: the same function defaults, the table actions its code sends
+    // (infra/permissions.ts) and the stream reads its event source grants.
+    const consumerSettings = TABLE_STREAM_CONSUMER;
+    const consumer = new ApiFunction(this, functionName(consumerSettings.handler), {
+      handler: consumerSettings.handler,
+      table: this.table,
+      memorySize: settings.memorySize,
+      logRetention: settings.logRetentionDays,
+      tracing: settings.tracing,
+      description: "Reacts to the changes of the table's stream",
+    });
+    this.functions.set(consumerSettings.handler, consumer);
+    consumer.grantTable(this.table, tableAccess({ handler: consumerSettings.handler, access: 'read-write' }));
+    this.streamFailures = new Queue(this, 'StreamFailures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: STREAM_FAILURE_RETENTION,
+    });
+    acknowledgeOnFailureQueue(this.streamFailures);
+    consumer.function.addEventSource(
+      new DynamoEventSource(this.table, {
+        startingPosition: StartingPosition[consumerSettings.startingPosition],
+        batchSize: consumerSettings.batchSize,
+        bisectBatchOnError: consumerSettings.bisectBatchOnError,
+        retryAttempts: consumerSettings.retryAttempts,
+        reportBatchItemFailures: consumerSettings.reportBatchItemFailures,
+        onFailure: new SqsDlq(this.streamFailures),
+      }),
+    );
+    acknowledgeStreamListing(consumer.role);
 
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', {
       retention: settings.logRetentionDays,

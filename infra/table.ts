@@ -3,6 +3,7 @@ import {
   AttributeType,
   BillingMode,
   ProjectionType,
+  StreamViewType,
   Table,
   TableEncryption,
   type Attribute,
@@ -25,9 +26,18 @@ export interface TableSchema {
   partitionKey: Attribute;
   sortKey?: Attribute;
   indexes: GlobalSecondaryIndexProps[];
+  /** The stream's view type, when the table has a stream. */
+  stream?: StreamViewType;
 }
 
-/** Key schema and global secondary indexes of lib/db/table.ts, in CDK's terms. */
+const STREAM_VIEW_TYPES: Record<string, StreamViewType> = {
+  NEW_AND_OLD_IMAGES: StreamViewType.NEW_AND_OLD_IMAGES,
+  NEW_IMAGE: StreamViewType.NEW_IMAGE,
+  OLD_IMAGE: StreamViewType.OLD_IMAGE,
+  KEYS_ONLY: StreamViewType.KEYS_ONLY,
+};
+
+/** Key schema, global secondary indexes and stream of lib/db/table.ts, in CDK's terms. */
 export function tableSchema(): TableSchema {
   const input = createTableInput('schema');
   const types = new Map((input.AttributeDefinitions ?? []).map((a) => [a.AttributeName!, a.AttributeType!]));
@@ -43,18 +53,32 @@ export function tableSchema(): TableSchema {
     return { partitionKey: attribute(hash), ...(range ? { sortKey: attribute(range) } : {}) };
   };
   if (input.BillingMode !== 'PAY_PER_REQUEST') throw new Error('lib/db/table.ts: the stack provisions an on-demand table.');
+  let stream: StreamViewType | undefined;
+  if (input.StreamSpecification?.StreamEnabled) {
+    stream = STREAM_VIEW_TYPES[input.StreamSpecification.StreamViewType ?? ''];
+    if (!stream) throw new Error(`lib/db/table.ts: the stream has no view type CDK knows (${input.StreamSpecification.StreamViewType}).`);
+  }
   return {
     ...keys(input.KeySchema),
+    ...(stream ? { stream } : {}),
     indexes: (input.GlobalSecondaryIndexes ?? []).map((index) => {
-      if (index.Projection?.ProjectionType !== 'ALL') throw new Error(`lib/db/table.ts: index ${index.IndexName} must project ALL.`);
-      return { indexName: index.IndexName!, ...keys(index.KeySchema), projectionType: ProjectionType.ALL };
+      const projection = index.Projection;
+      if (projection?.ProjectionType === 'ALL') return { indexName: index.IndexName!, ...keys(index.KeySchema), projectionType: ProjectionType.ALL };
+      if (projection?.ProjectionType !== 'INCLUDE') throw new Error(`lib/db/table.ts: index ${index.IndexName} must project ALL or INCLUDE.`);
+      return {
+        indexName: index.IndexName!,
+        ...keys(index.KeySchema),
+        projectionType: ProjectionType.INCLUDE,
+        nonKeyAttributes: projection.NonKeyAttributes ?? [],
+      };
     }),
   };
 }
 
 /**
  * The single table: on demand, point-in-time recovery, deletion protection, retained when the
- * stack is deleted, expiring items removed by TTL, encrypted with the AWS managed key.
+ * stack is deleted, expiring items removed by TTL, encrypted with the AWS managed key, and the
+ * stream of lib/db/table.ts (read by functions/streams/table.ts).
  */
 export function createPostsTable(scope: Construct, id: string): Table {
   const schema = tableSchema();
@@ -67,6 +91,7 @@ export function createPostsTable(scope: Construct, id: string): Table {
     removalPolicy: RemovalPolicy.RETAIN,
     timeToLiveAttribute: TTL_ATTRIBUTE,
     encryption: TableEncryption.AWS_MANAGED,
+    ...(schema.stream ? { stream: schema.stream } : {}),
   });
   for (const index of schema.indexes) table.addGlobalSecondaryIndex(index);
   return table;

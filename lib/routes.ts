@@ -36,6 +36,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/tags/detail/{slug}', handler: 'tags/detail', access: 'read' },
   { method: 'GET', path: '/posts', handler: 'posts/list', access: 'read' },
   { method: 'POST', path: '/posts', handler: 'posts/create', access: 'read-write' },
+  { method: 'GET', path: '/posts/tagged/{slug}', handler: 'posts/tagged', access: 'read' },
+  { method: 'GET', path: '/posts/author/{username}', handler: 'posts/author', access: 'read' },
+  { method: 'GET', path: '/posts/me', handler: 'posts/mine', access: 'read' },
   // Reading a post records the caller's first visit, so the detail route writes.
   { method: 'GET', path: '/posts/detail/{slug}', handler: 'posts/detail', access: 'read-write' },
   { method: 'PUT', path: '/posts/detail/{slug}', handler: 'posts/update', access: 'read-write' },

@@ -7,6 +7,7 @@ import { measureLoad } from './bench/load.ts';
 import { measureOperations } from './bench/operations.ts';
 import { measurePaging, measureSearch } from './bench/paging.ts';
 import { renderReport, writeReport } from './bench/report.ts';
+import { measureStreamLag } from './bench/stream-lag.ts';
 import { startBenchStack } from './bench/stack.ts';
 
 // `npm run bench`: measures calls, capacity, bundles, latency, paging and search; prints the
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
   try {
     step('calls and capacity per operation');
     const operations = await measureOperations(stack);
+    step('stream consumer lag');
+    const streamLag = await measureStreamLag({ server: stack.server, runs: positiveSetting('BENCH_STREAM_RUNS', 11) });
     step('paging at 10,000 posts');
     const paging = await measurePaging(stack, repeats);
     step('search at 1,000 and 10,000 posts');
@@ -32,7 +35,7 @@ async function main(): Promise<void> {
     const load = await measureLoad(stack, loadSettings);
     step('bundles and cold imports');
     const bundles = await measureBundles(importRuns);
-    results = { operations, paging, search, load, loadSettings, bundles, importRuns, repeats, startedAt, seconds: (Date.now() - startedAt.getTime()) / 1000 };
+    results = { operations, streamLag, paging, search, load, loadSettings, bundles, importRuns, repeats, startedAt, seconds: (Date.now() - startedAt.getTime()) / 1000 };
   } finally {
     await stack.stop();
   }

@@ -1,11 +1,13 @@
 import { startEmulator, type Emulator } from './local/dynamodb-local.ts';
 import { ensureTable } from './local/ensure-table.ts';
 import { startServer } from './local/server.ts';
-import { dynamodbEndpoint, localSettings, tableName, useDefaults, useTable } from '#lib/config.ts';
+import { startStreamPollers, type StreamPollers } from './local/stream-poller.ts';
+import { awsRegion, dynamodbEndpoint, localSettings, tableName, useDefaults, useTable } from '#lib/config.ts';
 
-// `npm start`: DynamoDB Local (unless DYNAMODB_ENDPOINT is set), the table, and the API behind
-// the local gateway and IAM guard. `npm start -- --bundles` serves the bundles `npm run synth`
-// wrote to cdk.out instead of the sources, on LAMBDA_NODE (a Node.js 22 binary) when set.
+// `npm start`: DynamoDB Local (unless DYNAMODB_ENDPOINT is set), the table, the API behind the
+// local gateway and IAM guard, and the table's stream consumer fed by the stream poller
+// (docs/streams.md). `npm start -- --bundles` runs the bundles `npm run synth` wrote to cdk.out
+// instead of the sources, on LAMBDA_NODE (a Node.js 22 binary) when set.
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -29,7 +31,10 @@ async function main(): Promise<void> {
   }
 
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let streams: StreamPollers | undefined;
   const stop = async (code: number) => {
+    // The poller first: the batch in flight is answered before its function goes away.
+    await streams?.stop();
     await server?.close();
     await emulator?.stop();
     process.exit(code);
@@ -52,12 +57,16 @@ async function main(): Promise<void> {
         ? { target: 'bundles' as const, cdkOut: 'cdk.out', functionOutput: 'inherit' as const, ...(lambdaNode ? { node: lambdaNode } : {}) }
         : {}),
     });
+    streams = await startStreamPollers({ server, tableName: tableName(), region: awsRegion() });
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     await stop(1);
     return;
   }
   console.log(`API ready at ${server.url} (${bundles ? `bundles from cdk.out on ${lambdaNode ?? `Node.js ${process.version}`}` : 'handlers from source'}, under their IAM roles)`);
+  for (const source of server.deployment.eventSources) {
+    console.log(`Stream consumer ${source.functionName} reading ${source.streamArn} from LATEST (batches of ${source.batchSize})`);
+  }
   console.log('Create an account: npm run admin -- create-user --username alice --password "choose-one"');
 }
 

@@ -17,7 +17,7 @@ export async function login(username: string, password: string): Promise<string>
   const credentials = await getCredentials(username);
   const usable = usablePasswordHash(credentials);
   if (!(await verifyPassword(password, usable)) || !credentials) throw invalidCredentials();
-  const token = newToken();
+  const token = newToken(Number(credentials.id));
   await transactWrite([
     { write: tx.put(newTokenItem(token, { id: Number(credentials.id), username })) },
     profileLoginWrite(username, isoTimestamp(), invalidCredentials),

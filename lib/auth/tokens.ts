@@ -6,8 +6,11 @@ import { keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '#lib/db/table.ts';
 import { epochSeconds, isoTimestamp, nowMicros } from '#lib/time.ts';
 
-// The token entity. Tokens are 40 lowercase hex characters from a CSPRNG. Only their SHA-256 is stored, so a copy
-// of the table does not let anyone log in; lookups go by hash, never by comparing secrets.
+// The token entity. Tokens are 40 lowercase hex characters: the user's id (8, public anyway: GET
+// /auth shows it) and 32 from a CSPRNG (128 bits). Only their SHA-256 is stored, so a copy of the
+// table does not let anyone log in; lookups go by hash, never by comparing secrets. The id lets a
+// request read the caller's own list while its token is being checked (GET /posts/me): the
+// token's record, not the prefix, decides who the caller is.
 
 const TOKEN_PATTERN = /^[0-9a-f]{40}$/;
 
@@ -17,8 +20,15 @@ export interface Caller {
   token: string;
 }
 
-export function newToken(): string {
-  return randomBytes(20).toString('hex');
+const ID_DIGITS = 8;
+
+export function newToken(userId: number): string {
+  return userId.toString(16).padStart(ID_DIGITS, '0').slice(-ID_DIGITS) + randomBytes(16).toString('hex');
+}
+
+/** The user id a well-formed token names; only a hint until its record confirms it (callerFromItem). */
+export function tokenUserHint(token: string): number {
+  return Number.parseInt(token.slice(0, ID_DIGITS), 16);
 }
 
 export function hashToken(token: string): string {

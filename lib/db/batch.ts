@@ -18,22 +18,25 @@ function keyId(key: { PK: unknown; SK: unknown }): string {
   return `${String(key.PK)}\u0000${String(key.SK)}`;
 }
 
-/** Reads several items in one strongly consistent BatchGetItem (100 keys a call). */
+/**
+ * Reads several items strongly consistent: one BatchGetItem per 100 keys, sent in parallel, so
+ * any number of keys costs one round trip (plus resends of what DynamoDB left unprocessed).
+ */
 export async function batchGet(keyList: Key[], projection?: string[]): Promise<BatchResult> {
   const deadline = currentDeadline();
   const unique = new Map(keyList.map((key) => [keyId(key), key]));
   const found = new Map<string, Item>();
   const all = [...unique.values()];
-  for (let start = 0; start < all.length; start += 100) {
-    let pending: Record<string, unknown>[] | undefined = all.slice(start, start + 100).map((k) => ({ ...k }));
+  const projectionPart = projection
+    ? {
+        ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(projection.map((name, i) => [`#p${i}`, name])),
+      }
+    : {};
+  const readChunk = async (chunk: Key[]) => {
+    let pending: Record<string, unknown>[] | undefined = chunk.map((k) => ({ ...k }));
     for (let round = 0; pending && pending.length > 0; round++) {
       await backoff(round, deadline);
-      const projectionPart = projection
-        ? {
-            ProjectionExpression: projection.map((_, i) => `#p${i}`).join(', '),
-            ExpressionAttributeNames: Object.fromEntries(projection.map((name, i) => [`#p${i}`, name])),
-          }
-        : {};
       const response: BatchGetCommandOutput = await db().send(
         new BatchGetCommand({
           RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true, ...projectionPart } },
@@ -44,7 +47,10 @@ export async function batchGet(keyList: Key[], projection?: string[]): Promise<B
       }
       pending = response.UnprocessedKeys?.[tableName()]?.Keys;
     }
-  }
+  };
+  const chunks: Key[][] = [];
+  for (let start = 0; start < all.length; start += 100) chunks.push(all.slice(start, start + 100));
+  await Promise.all(chunks.map(readChunk));
   return new BatchResult(found, all);
 }
 

@@ -20,8 +20,12 @@ export const keys = {
   tag: (slug: string): Key => ({ PK: `TAG#${slug}`, SK: 'TAG' }),
   /** Claims a tag title case-insensitively; holds the tag's slug and title. */
   tagTitle: (title: string): Key => ({ PK: `TAGTITLE#${title.toLowerCase()}`, SK: 'TAGTITLE' }),
-  /** A post lives under its current slug, so the key itself claims the slug. */
+  /** A post's text lives under its current slug, so the key itself claims the slug. */
   post: (slug: string): Key => ({ PK: `POST#${slug}`, SK: 'POST' }),
+  /** A post's counters, beside its text so that one read finds both (not in any index: a count costs one small write). */
+  postStats: (slug: string): Key => ({ PK: `POST#${slug}`, SK: 'STATS' }),
+  /** A post's entry in one list (postLists), keyed by the post's stable id so that it survives renames. */
+  postEntry: (postId: string, list: string): Key => ({ PK: `ENTRY#${postId}`, SK: list }),
   /** One per (post, user): keyed by the post's stable id so it survives renames. */
   visit: (postId: string, userId: number): Key => ({ PK: `VISIT#${postId}`, SK: `USER#${padCounter(userId)}` }),
   visitsOf: (postId: string): string => `VISIT#${postId}`,
@@ -31,9 +35,30 @@ export const keys = {
 export const listPartitions = {
   users: 'USERS',
   tags: 'TAGS',
+  tokensOf: (username: string) => `TOKENS#${username}`,
+  /** Published posts. */
+  posts: 'POSTS',
+  /** Published featured posts. */
+  featured: 'FEATURED',
+  /** Published posts carrying a tag. */
+  tagged: (tagSlug: string) => `TAGGED#${tagSlug}`,
+  /** A user's published posts (by username: the author page's path names it). */
+  authored: (username: string) => `AUTHORED#${username}`,
+  /** All of a user's posts, published and drafts (by user id: a token names it, lib/auth/tokens.ts). */
+  mine: (userId: number) => `MINE#${padCounter(userId)}`,
+};
+
+/**
+ * The sort keys of a post's list entries (`keys.postEntry`): which list an entry stands for. The
+ * `mine` entry exists exactly as long as the post, so its removal is the post's deletion: what the
+ * table's stream consumer reacts to.
+ */
+export const postLists = {
+  mine: 'MINE',
+  authored: 'AUTHORED',
   posts: 'POSTS',
   featured: 'FEATURED',
-  tokensOf: (username: string) => `TOKENS#${username}`,
+  tagged: (tagSlug: string) => `TAGGED#${tagSlug}`,
 };
 
 /** Sort keys of the list indexes; each ends in a unique id so ties have a stable order. */
@@ -46,3 +71,14 @@ export const listSortKeys = {
   postVotes: (likes: number, created: string, id: string) => `${padCounter(likes)}#${created}#${id}`,
   postActive: (modified: string, created: string, id: string) => `${modified}#${created}#${id}`,
 };
+
+/**
+ * The post and list a post's list entry key names (`keys.postEntry`), or undefined for any other
+ * key: how a consumer of the table's stream recognizes an entry (lib/posts/removal.ts).
+ */
+export function parsePostEntry(key: { PK?: unknown; SK?: unknown }): { postId: string; list: string } | undefined {
+  const prefix = keys.postEntry('', '').PK;
+  const { PK, SK } = key;
+  if (typeof PK !== 'string' || typeof SK !== 'string' || !PK.startsWith(prefix) || PK.length === prefix.length) return undefined;
+  return { postId: PK.slice(prefix.length), list: SK };
+}

@@ -21,8 +21,8 @@ export interface ListQuery {
   filter?: Expression;
 }
 
-export interface Page {
-  items: Item[];
+export interface Page<T = Item> {
+  items: T[];
   /** Cursor of the next page, when there is one. */
   next?: string;
   /**
@@ -43,6 +43,23 @@ function keyAttributes(list: ListQuery): string[] {
 
 function pick(item: Item, attributes: string[]): Record<string, string> {
   return Object.fromEntries(attributes.map((name) => [name, String(item[name])]));
+}
+
+/** The cursor of a page of `list` that starts right after `item`. */
+export function cursorAfterItem(list: ListQuery, item: Item): string {
+  return encodeCursor(pick(item, keyAttributes(list)));
+}
+
+/** Where a page of `list` starts when reached by `cursor`; a cursor of another list is an invalid page. */
+export function cursorStart(list: ListQuery, cursor: string): Record<string, string> {
+  const index = INDEXES[list.index];
+  return decodeCursor(cursor, keyAttributes(list), { attribute: index.partitionKey, value: list.partition });
+}
+
+/** One call: up to `limit` items of the list (matching its filter) from `startKey`, and where the next call starts. */
+export async function queryItems(list: ListQuery, limit: number, startKey?: Record<string, unknown>): Promise<{ items: Item[]; next?: Record<string, unknown> }> {
+  const response = await query(list, limit, startKey, false);
+  return { items: response.Items ?? [], ...(response.LastEvaluatedKey ? { next: response.LastEvaluatedKey } : {}) };
 }
 
 async function query(list: ListQuery, limit: number | undefined, startKey: Record<string, unknown> | undefined, keysOnly: boolean) {
@@ -92,11 +109,9 @@ async function skip(list: ListQuery, count: number): Promise<Record<string, stri
  * list keeps reading until the page is full or the index ends.
  */
 export async function queryPage(list: ListQuery, request: PageRequest): Promise<Page> {
-  const index = INDEXES[list.index];
-  const attributes = keyAttributes(list);
   let startKey: Record<string, unknown> | undefined;
   if (request.cursor) {
-    startKey = decodeCursor(request.cursor, attributes, { attribute: index.partitionKey, value: list.partition });
+    startKey = cursorStart(list, request.cursor);
   } else if (request.page > 1) {
     startKey = await skip(list, (request.page - 1) * request.pageSize);
   }
@@ -114,7 +129,7 @@ export async function queryPage(list: ListQuery, request: PageRequest): Promise<
   const cursorAfter = (index: number): string => {
     const item = pageItems[index];
     if (!item) throw new RangeError(`no item ${index} in a page of ${pageItems.length}`);
-    return encodeCursor(pick(item, attributes));
+    return cursorAfterItem(list, item);
   };
   return {
     items: pageItems,

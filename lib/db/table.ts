@@ -12,16 +12,25 @@ export interface IndexDefinition {
   name: string;
   partitionKey: string;
   sortKey: string;
+  /** The attributes besides the keys that the index holds: all, or just these. */
+  projection: 'ALL' | readonly string[];
   purpose: string;
 }
 
+/**
+ * What a post's list entry projects: enough to find the post (its slug, read with its counters in
+ * a second call) and to filter a list (featured, published). Counters are left out, so a change of
+ * one rewrites only the index whose sort key it moves.
+ */
+export const POST_ENTRY_PROJECTION = ['slug', 'post_id', 'is_featured', 'publish'] as const;
+
 export const INDEXES = {
-  /** Overloaded: users, tags and published posts newest first; a user's tokens. */
-  lists: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', purpose: 'users, tags, posts by created, tokens of a user' },
-  featured: { name: 'Featured', partitionKey: 'FeaturedPK', sortKey: 'GSI1SK', purpose: 'published featured posts by created' },
-  views: { name: 'Views', partitionKey: 'GSI1PK', sortKey: 'ViewsSK', purpose: 'published posts by total_visitors' },
-  votes: { name: 'Votes', partitionKey: 'GSI1PK', sortKey: 'VotesSK', purpose: 'published posts by rating_likes' },
-  active: { name: 'Active', partitionKey: 'GSI1PK', sortKey: 'ActiveSK', purpose: 'published posts by modified' },
+  /** Overloaded: users and tags newest first; a user's tokens. Small items, read whole. */
+  lists: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL', purpose: 'users, tags, tokens of a user' },
+  postsByCreated: { name: 'PostsByCreated', partitionKey: 'ListPK', sortKey: 'CreatedSK', projection: POST_ENTRY_PROJECTION, purpose: 'post lists by created (newest, featured)' },
+  postsByViews: { name: 'PostsByViews', partitionKey: 'ListPK', sortKey: 'ViewsSK', projection: POST_ENTRY_PROJECTION, purpose: 'post lists by total_visitors' },
+  postsByVotes: { name: 'PostsByVotes', partitionKey: 'ListPK', sortKey: 'VotesSK', projection: POST_ENTRY_PROJECTION, purpose: 'post lists by rating_likes' },
+  postsByActive: { name: 'PostsByActive', partitionKey: 'ListPK', sortKey: 'ActiveSK', projection: POST_ENTRY_PROJECTION, purpose: 'post lists by modified' },
 } as const satisfies Record<string, IndexDefinition>;
 
 export type IndexName = keyof typeof INDEXES;
@@ -47,7 +56,11 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
         { AttributeName: index.partitionKey, KeyType: 'HASH' },
         { AttributeName: index.sortKey, KeyType: 'RANGE' },
       ],
-      Projection: { ProjectionType: 'ALL' },
+      Projection:
+        index.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
     })),
+    // The stream feeds the asynchronous fan-out (functions/streams/table.ts): both images, so a
+    // removed item still says what it was.
+    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
   };
 }

@@ -79,10 +79,10 @@ export function fitPage<T>(items: readonly T[], shape: (item: T) => unknown, bud
 }
 
 /** A page of a list with what asked for it: the parameters a `Link` repeats and the page request. */
-export interface ListedPage {
+export interface ListedPage<T = Item> {
   params: Record<string, string | undefined>;
   request: PageRequest;
-  page: Page;
+  page: Page<T>;
 }
 
 /**
@@ -90,7 +90,7 @@ export interface ListedPage {
  * would make the response too big for Lambda (limits.ts) is cut short, and its Link then
  * continues right after the last item it holds.
  */
-export function pagedResult(request: ApiRequest, listed: ListedPage, shape: (item: Item) => unknown): ApiResult {
+export function pagedResult<T>(request: ApiRequest, listed: ListedPage<T>, shape: (item: T) => unknown): ApiResult {
   const { body, cut } = fitPage(listed.page.items, shape);
   const next = cut ? listed.page.cursorAfter(body.length - 1) : listed.page.next;
   if (!next) return ok(body);

@@ -62,6 +62,12 @@ const RESPONSES: Record<string, JsonObject> = {
     description: '`page` is not a positive integer or lies past the end, or `cursor` is malformed or belongs to another list.',
     content: json(detail(['Invalid page.']), { detail: 'Invalid page.' }),
   },
+  NotFoundOrInvalidPage: {
+    description:
+      '`Not found.`: the list\'s owner (the tag or user of the path) does not exist. `Invalid page.`: `page` is not a positive integer or ' +
+      'lies past the end, or `cursor` is malformed or belongs to another list.',
+    content: json(detail(['Not found.', 'Invalid page.']), { detail: 'Not found.' }),
+  },
   MethodNotAllowed: {
     description: 'A known path with a method it does not have.',
     headers: { Allow: HEADERS.Allow },
@@ -175,6 +181,30 @@ const EXAMPLE_POST = {
   total_favorites: 0,
 };
 
+/** Where the post lists read their parameters. */
+const LIST_PARAMETER_SOURCES =
+  'Each parameter is read from the query string; when the query string lacks it, from a form or JSON body of the GET request ' +
+  '(as clients of the reference service send them).';
+
+/** The parameters of `GET /posts`, which the other post lists take as well. */
+const POST_LIST_PARAMETERS: JsonObject[] = [
+  {
+    name: 'sort',
+    in: 'query',
+    description:
+      '`newest`: created, descending (also for unknown values). `featured`: featured posts only, newest first. `views`: total_visitors, ' +
+      'descending. `votes`: rating_likes, descending. `active`: modified, descending. Ties go to the newest.',
+    schema: { type: 'string', enum: [...POST_SORTS], default: 'newest' },
+  },
+  {
+    name: 'q',
+    in: 'query',
+    description: 'Case-insensitive substring of title, description, keywords or meta_description; combines with `sort`.',
+    schema: { type: 'string' },
+  },
+  ...PAGE_PARAMETERS('posts'),
+];
+
 /** What the route table does not say about an operation. */
 interface OperationSpec {
   operationId: string;
@@ -188,7 +218,9 @@ interface OperationSpec {
   /** Field names of its 400 field errors (besides `non_field_errors`). */
   fields?: readonly string[];
   /** 404 responses it gives, as component names. */
-  notFound?: 'NotFound' | 'InvalidPage';
+  notFound?: 'NotFound' | 'InvalidPage' | 'NotFoundOrInvalidPage';
+  /** The example of its 400 (default: the first field required, or a JSON parse error). */
+  badRequestExample?: JsonObject;
   /** Its 403 text, if owners only. */
   forbidden?: string;
   /** Its 409 text. */
@@ -255,7 +287,8 @@ const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'getUser',
     tag: 'Users',
     summary: 'Get a profile',
-    description: "One active user's profile.",
+    description:
+      "One user's profile, also of a deactivated user (their posts stay published and link to it); the users list leaves deactivated users out.",
     success: { '200': { description: 'The profile.', content: json(ref('Profile'), EXAMPLE_PROFILE) } },
     notFound: 'NotFound',
   },
@@ -306,27 +339,55 @@ const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'listPosts',
     tag: 'Posts',
     summary: 'List posts',
+    description: `Published posts only. ${LIST_PARAMETER_SOURCES}`,
+    parameters: POST_LIST_PARAMETERS,
+    success: paged('posts', 'Post', EXAMPLE_POST),
+    notFound: 'InvalidPage',
+  },
+  'posts/tagged': {
+    operationId: 'listTaggedPosts',
+    tag: 'Posts',
+    summary: "List a tag's posts",
     description:
-      'Published posts only. Each parameter is read from the query string; when the query string lacks it, from a form or JSON body ' +
-      'of the GET request (as clients of the reference service send them).',
+      `The published posts carrying the tag \`{slug}\`, with the parameters and answers of \`GET /posts\` (\`sort=featured\` keeps only ` +
+      `featured posts). An unknown tag is a 404 \`Not found.\`. ${LIST_PARAMETER_SOURCES}`,
+    parameters: POST_LIST_PARAMETERS,
+    success: paged('posts', 'Post', EXAMPLE_POST),
+    notFound: 'NotFoundOrInvalidPage',
+  },
+  'posts/author': {
+    operationId: 'listAuthorPosts',
+    tag: 'Posts',
+    summary: "List a user's posts",
+    description:
+      `The published posts of the user \`{username}\`, also of a deactivated user, with the parameters and answers of \`GET /posts\` ` +
+      `(\`sort=featured\` keeps only featured posts). Drafts are never listed, not even to their author (see \`GET /posts/me\`). ` +
+      `An unknown user is a 404 \`Not found.\`. ${LIST_PARAMETER_SOURCES}`,
+    parameters: POST_LIST_PARAMETERS,
+    success: paged('posts', 'Post', EXAMPLE_POST),
+    notFound: 'NotFoundOrInvalidPage',
+  },
+  'posts/mine': {
+    operationId: 'listMyPosts',
+    tag: 'Posts',
+    summary: 'List your own posts',
+    description:
+      `The caller's own posts, published and drafts, with the parameters and answers of \`GET /posts\` (\`sort=featured\` keeps only ` +
+      `featured posts), and \`publish\` to keep only published posts or only drafts. ${LIST_PARAMETER_SOURCES}`,
     parameters: [
+      ...POST_LIST_PARAMETERS,
       {
-        name: 'sort',
+        name: 'publish',
         in: 'query',
         description:
-          '`newest`: created, descending (also for unknown values). `featured`: featured posts only, newest first. `views`: total_visitors, ' +
-          'descending. `votes`: rating_likes, descending. `active`: modified, descending. Ties go to the newest.',
-        schema: { type: 'string', enum: [...POST_SORTS], default: 'newest' },
+          '`true`: only published posts; `false`: only drafts; absent: both. Also accepted as `t`/`f`, `yes`/`no`, `y`/`n`, `on`/`off`, ' +
+          '`1`/`0`, in any case; any other value is a 400 `{"publish": ["Must be a valid boolean."]}`.',
+        schema: { type: 'boolean' },
       },
-      {
-        name: 'q',
-        in: 'query',
-        description: 'Case-insensitive substring of title, description, keywords or meta_description; combines with `sort`.',
-        schema: { type: 'string' },
-      },
-      ...PAGE_PARAMETERS('posts'),
     ],
-    success: paged('posts', 'Post', EXAMPLE_POST),
+    success: paged('posts', 'Post', { ...EXAMPLE_POST, publish: false }),
+    fields: ['publish'],
+    badRequestExample: { publish: ['Must be a valid boolean.'] },
     notFound: 'InvalidPage',
   },
   'posts/create': {
@@ -416,7 +477,10 @@ function operation(route: Route): JsonObject {
   if (spec.readsBody !== false) {
     responses['400'] = {
       description: 'Invalid input: field errors, or a body that could not be parsed (`detail`).',
-      content: json({ anyOf: [fieldErrors(spec.fields ?? []), ref('Detail')] }, spec.fields?.length ? { [spec.fields[0]!]: ['This field is required.'] } : { detail: 'JSON parse error - Unexpected end of JSON input' }),
+      content: json(
+        { anyOf: [fieldErrors(spec.fields ?? []), ref('Detail')] },
+        spec.badRequestExample ?? (spec.fields?.length ? { [spec.fields[0]!]: ['This field is required.'] } : { detail: 'JSON parse error - Unexpected end of JSON input' }),
+      ),
     };
   }
   if (spec.unauthorized) responses['401'] = spec.unauthorized;

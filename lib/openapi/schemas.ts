@@ -20,6 +20,9 @@ const PROFILE_TIMESTAMP_PATTERN = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.
 /** An http(s) URL (scheme in any case), or blank. */
 const URL_OR_BLANK_PATTERN = '^([Hh][Tt][Tt][Pp][Ss]?://\\S+)?$';
 
+/** `100000` → `100,000` (by hand: toLocaleString at module scope would load ICU data on every cold start). */
+export const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
 const messages: Schema = { type: 'array', items: { type: 'string' }, minItems: 1 };
 
 /** A field of the profile, as answered (`response`), sent as JSON, or sent as a form field. */
@@ -45,9 +48,9 @@ const counter: Schema = { type: 'integer', minimum: 0 };
 
 const postTags = (form: boolean): Schema =>
   form
-    ? { type: 'string', description: `Comma-separated tag titles (at most ${POST_LIMITS.tags}, each at most ${TAG_TITLE_MAX_LENGTH} characters); matched case-insensitively to existing tags, unknown ones are created.`, examples: ['serverless, New Tag'] }
+    ? { type: 'string', description: `Comma-separated tag titles (at most ${POST_LIMITS.tags} distinct ones, each at most ${TAG_TITLE_MAX_LENGTH} characters); matched case-insensitively to existing tags, unknown ones are created.`, examples: ['serverless, New Tag'] }
     : {
-        description: `Comma-separated tag titles, or an array of titles (at most ${POST_LIMITS.tags}, each at most ${TAG_TITLE_MAX_LENGTH} characters).`,
+        description: `Comma-separated tag titles, or an array of titles (at most ${POST_LIMITS.tags} distinct ones, each at most ${TAG_TITLE_MAX_LENGTH} characters).`,
         oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string', maxLength: TAG_TITLE_MAX_LENGTH } }],
         examples: [['serverless', 'New Tag']],
       };
@@ -63,7 +66,7 @@ function postInput(form: boolean, partial: boolean): Schema {
         type: 'string',
         minLength: 1,
         maxLength: POST_LIMITS.description,
-        description: `Markdown; at most ${POST_LIMITS.description} characters and ${POST_LIMITS.descriptionBytes} bytes in UTF-8.`,
+        description: `Markdown; at most ${thousands(POST_LIMITS.description)} characters (Unicode code points) and ${thousands(POST_LIMITS.descriptionBytes)} bytes in UTF-8.`,
       },
       tags: postTags(form),
       keywords: optionalText(POST_LIMITS.keywords),
@@ -183,7 +186,7 @@ export const SCHEMAS: Record<string, Schema> = {
       modified: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
       publish: { type: 'boolean', description: 'false: a draft, seen only by its author.' },
       is_featured: { type: 'boolean' },
-      tags: { type: 'array', maxItems: POST_LIMITS.tags, items: { type: 'string', minLength: 1, maxLength: TAG_TITLE_MAX_LENGTH } },
+      tags: { type: 'array', maxItems: POST_LIMITS.tags, items: { type: 'string', minLength: 1, maxLength: TAG_TITLE_MAX_LENGTH }, description: `Tag titles, at most ${POST_LIMITS.tags}.` },
       keywords: { type: ['string', 'null'], maxLength: POST_LIMITS.keywords },
       meta_description: { type: ['string', 'null'], maxLength: POST_LIMITS.meta_description },
       rating_likes: { ...counter, description: 'Always 0 in v1.' },

@@ -19,5 +19,12 @@ export function ownedPost(stored: PostRecord | undefined, caller: Caller): PostR
   return post;
 }
 
-/** The condition that the post is still at the version that was read (optimistic locking). */
-export const atVersion = (version: number) => ({ expression: 'version = :v', values: { ':v': version } });
+/**
+ * The condition on a post's stats item that it is still the post that was read, at the version
+ * that was read (optimistic locking). The id matters: the slug may have passed to another post
+ * that has since reached the same version.
+ */
+export const atVersion = (post: Pick<PostRecord, 'id' | 'version'>) => ({
+  expression: 'version = :v AND post_id = :id',
+  values: { ':v': post.version, ':id': post.id },
+});

@@ -1,17 +1,16 @@
 import type { Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
-import { transactWrite, tx } from '#lib/db/transact.ts';
 import { withRetries } from '#lib/retry.ts';
 import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
 import { slugify } from '#lib/slugs/slugify.ts';
 import { resolveTags, tagKeys } from '#lib/tags/resolve.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
-import { counterWrites } from './counters.ts';
+import { commitPostChange } from './changes.ts';
 import { parsePostInput, type PostInput } from './input.ts';
 import { POST_SLUG_WINDOW } from './limits.ts';
-import { newPost, postToItem, type PostRecord } from './post.ts';
+import { newPost, type PostRecord } from './post.ts';
 
 /** The body of POST /posts, validated: title and description required. */
 export function parseCreate(body: Input): PostInput {
@@ -35,10 +34,7 @@ export function createPost(caller: Caller, input: PostInput, read: BatchResult):
     const slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current });
     const tags = await resolveTags(input.tags ?? [], current);
     const post = newPost(caller, input, { slug, slugBase: base }, tags.tags, isoTimestamp());
-    await transactWrite([
-      { write: tx.put(postToItem(post), { expression: 'attribute_not_exists(PK)' }) },
-      ...counterWrites(post.author, null, post, tags.created),
-    ]);
+    await commitPostChange({ before: null, after: post, createdTags: tags.created });
     return post;
   });
 }

@@ -1,22 +1,18 @@
 import type { Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
-import { transactWrite, tx } from '#lib/db/transact.ts';
 import { withRetries } from '#lib/retry.ts';
-import { atVersion, ownedPost } from './access.ts';
-import { counterWrites } from './counters.ts';
-import { postFromRead, postKey } from './post.ts';
-import { removeVisits } from './visits.ts';
+import { ownedPost } from './access.ts';
+import { commitPostChange } from './changes.ts';
+import { postFromRead } from './post.ts';
 
 /**
- * DELETE /posts/detail/{slug}: the author removes the post and its counters in one transaction,
- * then its visits. `read` is the read made with the token (postReads).
+ * DELETE /posts/detail/{slug}: the author removes the post, its list entries and its counters in
+ * one transaction. Its visits, which may be too many for any transaction, are removed after it by
+ * the table's stream consumer (functions/streams/table.ts). `read` is the read made with the token.
  */
-export async function deletePost(caller: Caller, slug: string, read: BatchResult): Promise<void> {
-  const removed = await withRetries(async (attempt) => {
+export function deletePost(caller: Caller, slug: string, read: BatchResult): Promise<void> {
+  return withRetries(async (attempt) => {
     const post = ownedPost(postFromRead(await readForAttempt(attempt, read), slug), caller);
-    await transactWrite([{ write: tx.delete(postKey(post.slug), atVersion(post.version)) }, ...counterWrites(post.author, post, null, [])]);
-    return post;
+    await commitPostChange({ before: post, after: null });
   });
-  // Only a post someone has viewed has visit items to remove.
-  if (removed.total_visitors > 0) await removeVisits(removed.id);
 }

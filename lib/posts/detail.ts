@@ -1,16 +1,16 @@
 import type { Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import type { Key } from '#lib/db/keys.ts';
-import { transactWrite, tx } from '#lib/db/transact.ts';
 import { withRetries } from '#lib/retry.ts';
 import { couldBeSlug } from '#lib/slugs/rules.ts';
-import { atVersion, visiblePost } from './access.ts';
-import { postFromRead, postKey, postToItem, type PostRecord } from './post.ts';
+import { visiblePost } from './access.ts';
+import { commitPostChange } from './changes.ts';
+import { postFromRead, postKeys, type PostRecord } from './post.ts';
 import { firstVisitWrite } from './visits.ts';
 
 /** What GET /posts/detail/{slug} reads with the token: the post, unless the slug cannot exist. */
 export function postReads(slug: string): Key[] {
-  return couldBeSlug(slug) ? [postKey(slug)] : [];
+  return couldBeSlug(slug) ? postKeys(slug) : [];
 }
 
 class AlreadyVisited extends Error {}
@@ -26,10 +26,7 @@ export function viewPost(caller: Caller, slug: string, read: BatchResult, { reco
     if (!recordVisit) return post;
     const visited = { ...post, total_visitors: post.total_visitors + 1, version: post.version + 1 };
     try {
-      await transactWrite([
-        firstVisitWrite(post.id, caller.userId, () => new AlreadyVisited()),
-        { write: tx.put(postToItem(visited), atVersion(post.version)) },
-      ]);
+      await commitPostChange({ before: post, after: visited, with: [firstVisitWrite(post.id, caller.userId, () => new AlreadyVisited())] });
       return visited;
     } catch (error) {
       if (error instanceof AlreadyVisited) return post;

@@ -35,7 +35,7 @@ function parseTags(raw: unknown): string[] | string {
     seen.add(folded);
     titles.push(title);
   }
-  if (titles.length > POST_LIMITS.tags) return `Ensure this field has no more than ${POST_LIMITS.tags} tags.`;
+  if (titles.length > POST_LIMITS.tags) return `Ensure this field has no more than ${POST_LIMITS.tags} elements.`;
   return titles;
 }
 

@@ -3,15 +3,16 @@
 
 export const POST_LIMITS = {
   title: 200,
-  description: 50_000,
+  description: 100_000,
   keywords: 500,
-  meta_description: 500,
+  meta_description: 1_000,
+  /** One post's write touches each of its tags in the same transaction (at most 100 items). */
   tags: 20,
   /**
-   * A post item holds the text twice (as written, and lower-cased for search) and must stay under
-   * DynamoDB's 400 KB: this bounds the description in bytes as well as in characters.
+   * A post item must stay under DynamoDB's 400 KB: this bounds the description in bytes as well as
+   * in characters (100,000 four-byte characters would be 400,000 bytes).
    */
-  descriptionBytes: 150_000,
+  descriptionBytes: 300_000,
 } as const;
 
 /** How many post slug candidates (`base`, `base-1`, ...) a create or rename reads with its other reads. */

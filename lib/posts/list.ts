@@ -1,8 +1,17 @@
+import { batchGet, type Item } from '#lib/db/batch.ts';
 import { listPartitions } from '#lib/db/keys.ts';
-import { queryPage, type ListQuery } from '#lib/db/query.ts';
+import { cursorAfterItem, cursorStart, queryItems, queryPage, type ListQuery, type Page, type PageRequest } from '#lib/db/query.ts';
 import type { IndexName } from '#lib/db/table.ts';
+import { InvalidPage } from '#lib/http/errors.ts';
 import { PAGE_SIZES, parsePageRequest, type ListedPage } from '#lib/http/paging.ts';
 import type { Input } from '#lib/validation.ts';
+import { postFromRead, postKeys, searchText, type PostRecord } from './post.ts';
+
+// The lists of posts: GET /posts, /posts/tagged/{slug}, /posts/author/{username}, /posts/me.
+// Each is a partition of the four post indexes (entries.ts), read in two round trips: the page's
+// entries from the index (in parallel with the token check), then the posts' text and stats items
+// in one parallel BatchGetItem. `q` is matched on the text, so a search reads posts in waves of
+// growing size until its page is full: its cost grows with the list it searches.
 
 export const POST_SORTS = ['newest', 'featured', 'views', 'votes', 'active'] as const;
 export type PostSort = (typeof POST_SORTS)[number];
@@ -15,43 +24,190 @@ export function parseSort(value: string | undefined): PostSort {
 const LIST_PARAMS = ['q', 'sort', 'page', 'page_size', 'cursor'] as const;
 
 /**
- * The posts-list parameters: from the query string, each falling back to a form or JSON body of
- * the GET request (the reference service's clients send them there).
+ * The list parameters (`names`): from the query string, each falling back to a form or JSON body
+ * of the GET request (the reference service's clients send them there).
  */
-export function listParams(query: Record<string, string | undefined>, body: Input): Record<string, string | undefined> {
+export function listParams(query: Record<string, string | undefined>, body: Input, names: readonly string[] = LIST_PARAMS): Record<string, string | undefined> {
   const params: Record<string, string | undefined> = {};
-  for (const name of LIST_PARAMS) {
+  for (const name of names) {
     const fromBody = body.data[name];
-    const value = query[name] ?? (typeof fromBody === 'string' || typeof fromBody === 'number' ? String(fromBody) : undefined);
+    const value = query[name] ?? (typeof fromBody === 'string' || typeof fromBody === 'number' || typeof fromBody === 'boolean' ? String(fromBody) : undefined);
     if (value !== undefined) params[name] = value;
   }
   return params;
 }
 
-const SORT_INDEXES: Record<PostSort, { index: IndexName; partition: string }> = {
-  newest: { index: 'lists', partition: listPartitions.posts },
-  featured: { index: 'featured', partition: listPartitions.featured },
-  views: { index: 'views', partition: listPartitions.posts },
-  votes: { index: 'votes', partition: listPartitions.posts },
-  active: { index: 'active', partition: listPartitions.posts },
+const SORT_INDEXES: Record<PostSort, IndexName> = {
+  newest: 'postsByCreated',
+  featured: 'postsByCreated',
+  views: 'postsByViews',
+  votes: 'postsByVotes',
+  active: 'postsByActive',
 };
 
-/**
- * GET /posts: published posts in the sort's order, one page; `q` matches title, description,
- * keywords and meta description. Parameters come from the query string or the body.
- */
-export async function listPosts(query: Record<string, string | undefined>, body: Input): Promise<ListedPage> {
-  const params = listParams(query, body);
-  const request = parsePageRequest(params, PAGE_SIZES.posts);
-  const sort = parseSort(params.sort);
-  // NUL separates the fields inside the search text, so it must not reach the filter (it would
-  // match across fields); as DRF's SearchFilter, null characters are stripped from the terms.
-  const term = params.q?.replaceAll('\u0000', '');
-  const list: ListQuery = {
-    ...SORT_INDEXES[sort],
-    ...(term
-      ? { filter: { expression: 'contains(#search, :q)', names: { '#search': 'search' }, values: { ':q': term.toLowerCase() } } }
-      : {}),
+/** One list of posts: which index partition holds it, and which posts it may show. */
+export interface PostList {
+  partition: string;
+  /** A partition of featured posts only, where the list has one (else sort=featured filters). */
+  featuredPartition?: string;
+  /** Only published posts (true) or only drafts (false) of a list that holds both (the caller's own). */
+  publishFilter?: boolean;
+  /**
+   * Whether a post read through an entry still belongs: the entries come from an index, which on
+   * AWS may lag a write by a moment (a post just unpublished, retagged or renamed).
+   */
+  holds(post: PostRecord): boolean;
+}
+
+export const POST_LISTS = {
+  all: (): PostList => ({ partition: listPartitions.posts, featuredPartition: listPartitions.featured, holds: (post) => post.publish }),
+  tagged: (tagSlug: string): PostList => ({
+    partition: listPartitions.tagged(tagSlug),
+    holds: (post) => post.publish && post.tag_slugs.includes(tagSlug),
+  }),
+  authored: (username: string): PostList => ({
+    partition: listPartitions.authored(username),
+    holds: (post) => post.publish && post.author === username,
+  }),
+  mine: (userId: number, publish?: boolean): PostList => ({
+    partition: listPartitions.mine(userId),
+    ...(publish === undefined ? {} : { publishFilter: publish }),
+    holds: (post) => post.author_id === userId && (publish === undefined || post.publish === publish),
+  }),
+};
+
+/** The index query of `list` in `sort` order, filtered where the list is not a partition of its own. */
+function listQuery(list: PostList, sort: PostSort): ListQuery {
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  let partition = list.partition;
+  if (sort === 'featured' && list.featuredPartition) partition = list.featuredPartition;
+  else if (sort === 'featured') {
+    conditions.push('#featured = :featured');
+    names['#featured'] = 'is_featured';
+    values[':featured'] = true;
+  }
+  if (list.publishFilter !== undefined) {
+    conditions.push('#publish = :publish');
+    names['#publish'] = 'publish';
+    values[':publish'] = list.publishFilter;
+  }
+  return {
+    index: SORT_INDEXES[sort],
+    partition,
+    ...(conditions.length > 0 ? { filter: { expression: conditions.join(' AND '), names, values } } : {}),
   };
-  return { params, request, page: await queryPage(list, request) };
+}
+
+/** Whether a post read for a list belongs on its page. */
+function belongs(list: PostList, sort: PostSort, post: PostRecord | undefined, entry: Item): post is PostRecord {
+  return post !== undefined && post.id === entry.post_id && list.holds(post) && (sort !== 'featured' || post.is_featured);
+}
+
+/** The posts of `entries`, in order; undefined where a post is gone or no longer belongs. */
+async function loadPosts(list: PostList, sort: PostSort, entries: Item[]): Promise<(PostRecord | undefined)[]> {
+  if (entries.length === 0) return [];
+  const read = await batchGet(entries.flatMap((entry) => postKeys(String(entry.slug))));
+  return entries.map((entry) => {
+    const post = postFromRead(read, String(entry.slug));
+    return belongs(list, sort, post, entry) ? post : undefined;
+  });
+}
+
+/** A list request with its first read under way (in parallel with the token check). */
+export interface OpenedList {
+  /** The page's posts; rejects with the request's error (an invalid page) if it had one. */
+  read(): Promise<ListedPage<PostRecord>>;
+}
+
+/** The words of `q` as the search text holds them; empty when there is nothing to match. */
+function searchTerm(q: string | undefined): string {
+  // NUL separates the fields inside the search text, so it must not reach the match (it would
+  // match across fields); as DRF's SearchFilter, null characters are stripped from the terms.
+  return (q ?? '').replaceAll('\u0000', '').toLowerCase();
+}
+
+/** How many entries a search reads first: twice a page, then twice as many each round. */
+const firstWave = (request: PageRequest) => 2 * (request.pageSize + 1);
+
+/**
+ * Opens a list of posts with the parameters of GET /posts (from the query string or the body; a
+ * route's own ones in `extra`) and starts its first read: a page of entries, or a search's first
+ * wave of them. An invalid page parameter is answered by read(), after the route's own checks.
+ */
+export function openPostList(list: PostList, query: Record<string, string | undefined>, body: Input, extra: readonly string[] = []): OpenedList {
+  let params: Record<string, string | undefined>;
+  let request: PageRequest;
+  try {
+    params = listParams(query, body, [...LIST_PARAMS, ...extra]);
+    request = parsePageRequest(params, PAGE_SIZES.posts);
+  } catch (error) {
+    // Answered by the handler, after its own checks (an unknown tag is a 404 Not found first).
+    return { read: () => Promise.reject(error) };
+  }
+  const sort = parseSort(params.sort);
+  const index = listQuery(list, sort);
+  const term = searchTerm(params.q);
+  // Started now, awaited by read(): a 401 leaves it unread, so its failure must not go unhandled.
+  const started = <T>(step: () => Promise<T>): Promise<T> => {
+    const promise = new Promise<T>((resolve) => resolve(step()));
+    promise.catch(() => undefined);
+    return promise;
+  };
+  if (!term) {
+    const first = started(() => queryPage(index, request));
+    return { read: async () => ({ params, request, page: await postsOfPage(list, sort, await first) }) };
+  }
+  const first = started(() => queryItems(index, firstWave(request), request.cursor ? cursorStart(index, request.cursor) : undefined));
+  return { read: async () => ({ params, request, page: await searchPage(list, sort, index, request, term, await first) }) };
+}
+
+/** A page of entries as the page of their posts; a post that no longer belongs is left out. */
+async function postsOfPage(list: PostList, sort: PostSort, page: Page): Promise<Page<PostRecord>> {
+  const posts = await loadPosts(list, sort, page.items);
+  const kept = posts.flatMap((post, at) => (post ? [{ post, at }] : []));
+  return {
+    items: kept.map(({ post }) => post),
+    ...(page.next ? { next: page.next } : {}),
+    cursorAfter: (index) => page.cursorAfter(kept[index]!.at),
+  };
+}
+
+/**
+ * A page of a search: entries are read and their posts matched against `term` in waves (the first
+ * read with the token, each next one twice as big) until the page and one more match are found or
+ * the list ends. Page N by number matches the N − 1 pages before it; a cursor starts after its entry.
+ */
+async function searchPage(
+  list: PostList,
+  sort: PostSort,
+  index: ListQuery,
+  request: PageRequest,
+  term: string,
+  first: { items: Item[]; next?: Record<string, unknown> },
+): Promise<Page<PostRecord>> {
+  const skipped = request.cursor ? 0 : (request.page - 1) * request.pageSize;
+  const wanted = skipped + request.pageSize + 1;
+  const matches: { post: PostRecord; entry: Item }[] = [];
+  let entries = first.items;
+  let next = first.next;
+  let wave = firstWave(request);
+  for (;;) {
+    const posts = await loadPosts(list, sort, entries);
+    posts.forEach((post, at) => {
+      if (post && searchText(post).includes(term)) matches.push({ post, entry: entries[at]! });
+    });
+    if (matches.length >= wanted || !next) break;
+    wave *= 2;
+    ({ items: entries, next } = await queryItems(index, wave, next));
+  }
+  const page = matches.slice(skipped, skipped + request.pageSize);
+  if (page.length === 0 && (request.page > 1 || request.cursor)) throw new InvalidPage();
+  const cursorAfter = (at: number) => cursorAfterItem(index, page[at]!.entry);
+  return {
+    items: page.map(({ post }) => post),
+    ...(matches.length > skipped + request.pageSize ? { next: cursorAfter(page.length - 1) } : {}),
+    cursorAfter,
+  };
 }

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '#lib/auth/tokens.ts';
 import type { BatchResult, Item } from '#lib/db/batch.ts';
-import { keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
-import { INDEXES } from '#lib/db/table.ts';
+import { keys, type Key } from '#lib/db/keys.ts';
 import type { TagRef } from '#lib/tags/tag.ts';
 import type { PostInput } from './input.ts';
 
-// The post entity: the record the service works with, the item it is stored as (with its search
-// text and the list-index keys it carries while published), and its API shape.
+// The post entity, stored as three kinds of item so that a count never rewrites the text:
+// - the text item under its current slug (title, description, tags, ...: everything a client edits);
+// - the stats item beside it (the counters and the version every write is conditioned on), small;
+// - one entry per list the post is in (entries.ts), small, keyed by the post's id.
+// A detail reads the first two in one call; a list reads entries from an index, then those two.
 
-/** A post as stored: its API fields plus what the service needs to keep it consistent. */
+/** A post as the service works with it: its API fields plus what keeps it consistent. */
 export interface PostRecord {
   id: string;
   slug: string;
@@ -31,18 +33,14 @@ export interface PostRecord {
   rating_dislikes: number;
   total_visitors: number;
   total_favorites: number;
-  /** Bumped by every write; writes are conditioned on the version they read. */
+  /** Bumped by every write, counts included; writes are conditioned on the version they read. */
   version: number;
 }
 
-// Separates fields in the search text; validation keeps it out of every field.
-const FIELD_SEPARATOR = '\u0000';
-
 /** Title, description, keywords and meta description, lower-cased: what `q` matches. */
 export function searchText(post: PostRecord): string {
-  return [post.title, post.description, post.keywords ?? '', post.meta_description ?? '']
-    .join(FIELD_SEPARATOR)
-    .toLowerCase();
+  // NUL separates the fields (validation keeps it out of every field), so a match cannot span two.
+  return [post.title, post.description, post.keywords ?? '', post.meta_description ?? ''].join('\u0000').toLowerCase();
 }
 
 /** A new post by `author` from a validated create body, under `slug`, with its resolved tags. */
@@ -71,55 +69,61 @@ export function newPost(author: Caller, input: PostInput, slug: { slug: string; 
   };
 }
 
-/** The key a post is stored under: its current slug (the key itself claims the slug). */
+/** The key of a post's text item: its current slug (the key itself claims the slug). */
 export function postKey(slug: string): Key {
   return keys.post(slug);
 }
 
-/** The stored item: keys, fields, search text, and list-index keys only while published. */
-export function postToItem(post: PostRecord): Item {
-  const item: Item = { ...keys.post(post.slug), ...post, search: searchText(post) };
-  if (post.publish) {
-    item[INDEXES.lists.partitionKey] = listPartitions.posts;
-    item[INDEXES.lists.sortKey] = listSortKeys.postCreated(post.created, post.id);
-    item[INDEXES.views.sortKey] = listSortKeys.postViews(post.total_visitors, post.created, post.id);
-    item[INDEXES.votes.sortKey] = listSortKeys.postVotes(post.rating_likes, post.created, post.id);
-    item[INDEXES.active.sortKey] = listSortKeys.postActive(post.modified, post.created, post.id);
-    if (post.is_featured) item[INDEXES.featured.partitionKey] = listPartitions.featured;
-  }
-  return item;
+/** What a read of the post under `slug` asks for: its text and its stats. */
+export function postKeys(slug: string): Key[] {
+  return [keys.post(slug), keys.postStats(slug)];
 }
 
-export function postFromItem(item: Item): PostRecord {
+const COUNTERS = ['rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites'] as const;
+
+/** The text item: every field but the counters and the version. */
+export function postTextItem(post: PostRecord): Item {
+  const text: Item = { ...keys.post(post.slug), ...post };
+  for (const name of [...COUNTERS, 'version']) delete text[name];
+  return text;
+}
+
+/** The stats item: the counters and the version, with the post's id to tell a reused slug apart. */
+export function postStatsItem(post: PostRecord): Item {
+  return { ...keys.postStats(post.slug), post_id: post.id, ...Object.fromEntries(COUNTERS.map((name) => [name, post[name]])), version: post.version };
+}
+
+/** The post whose text and stats items these are; undefined unless both are there and belong together. */
+export function postFromItems(text: Item | undefined, stats: Item | undefined): PostRecord | undefined {
+  if (!text || !stats || stats.post_id !== text.id) return undefined;
   const nullableString = (value: unknown) => (value === null || value === undefined ? null : String(value));
   return {
-    id: String(item.id),
-    slug: String(item.slug),
-    slug_base: String(item.slug_base),
-    author: String(item.author),
-    author_id: Number(item.author_id),
-    title: String(item.title),
-    description: String(item.description),
-    created: String(item.created),
-    modified: String(item.modified),
-    publish: item.publish === true,
-    is_featured: item.is_featured === true,
-    tags: Array.isArray(item.tags) ? item.tags.map(String) : [],
-    tag_slugs: Array.isArray(item.tag_slugs) ? item.tag_slugs.map(String) : [],
-    keywords: nullableString(item.keywords),
-    meta_description: nullableString(item.meta_description),
-    rating_likes: Number(item.rating_likes ?? 0),
-    rating_dislikes: Number(item.rating_dislikes ?? 0),
-    total_visitors: Number(item.total_visitors ?? 0),
-    total_favorites: Number(item.total_favorites ?? 0),
-    version: Number(item.version ?? 0),
+    id: String(text.id),
+    slug: String(text.slug),
+    slug_base: String(text.slug_base),
+    author: String(text.author),
+    author_id: Number(text.author_id),
+    title: String(text.title),
+    description: String(text.description),
+    created: String(text.created),
+    modified: String(text.modified),
+    publish: text.publish === true,
+    is_featured: text.is_featured === true,
+    tags: Array.isArray(text.tags) ? text.tags.map(String) : [],
+    tag_slugs: Array.isArray(text.tag_slugs) ? text.tag_slugs.map(String) : [],
+    keywords: nullableString(text.keywords),
+    meta_description: nullableString(text.meta_description),
+    rating_likes: Number(stats.rating_likes ?? 0),
+    rating_dislikes: Number(stats.rating_dislikes ?? 0),
+    total_visitors: Number(stats.total_visitors ?? 0),
+    total_favorites: Number(stats.total_favorites ?? 0),
+    version: Number(stats.version ?? 0),
   };
 }
 
-/** The post stored under `slug` in a batch read that included its key. */
+/** The post stored under `slug` in a batch read that included its keys (postKeys). */
 export function postFromRead(read: BatchResult, slug: string): PostRecord | undefined {
-  const item = read.get(keys.post(slug));
-  return item ? postFromItem(item) : undefined;
+  return postFromItems(read.get(keys.post(slug)), read.get(keys.postStats(slug)));
 }
 
 /** The API shape of a post, fields in the contract's order. */

@@ -1,7 +1,6 @@
 import type { Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
-import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
 import { ValidationError } from '#lib/http/errors.ts';
 import { withRetries } from '#lib/retry.ts';
 import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
@@ -10,11 +9,11 @@ import { slugify } from '#lib/slugs/slugify.ts';
 import { resolveTags, tagKeys } from '#lib/tags/resolve.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
-import { atVersion, ownedPost } from './access.ts';
-import { counterWrites } from './counters.ts';
+import { ownedPost } from './access.ts';
+import { commitPostChange } from './changes.ts';
 import { parsePostInput, type PostInput } from './input.ts';
 import { POST_SLUG_WINDOW } from './limits.ts';
-import { postFromRead, postKey, postToItem, type PostRecord } from './post.ts';
+import { postFromRead, postKeys, type PostRecord } from './post.ts';
 
 /** The body of PUT /posts/detail/{slug} as far as it is valid, and its problems, if any. */
 export interface PostUpdate {
@@ -38,7 +37,7 @@ export function parseUpdate(body: Input): PostUpdate {
  */
 export function updateReads(slug: string, { input }: PostUpdate): Key[] {
   if (!couldBeSlug(slug)) return [];
-  const toRead: Key[] = [postKey(slug)];
+  const toRead: Key[] = postKeys(slug);
   if (input.title !== undefined) toRead.push(...candidateKeys(slugify(input.title), keys.post, POST_SLUG_WINDOW));
   if (input.tags) toRead.push(...tagKeys(input.tags));
   return toRead;
@@ -79,11 +78,7 @@ export function updatePost(caller: Caller, slug: string, { input, invalid }: Pos
     }
     const tags = input.tags ? await resolveTags(input.tags, current) : undefined;
     const after = applyUpdate(before, input, rename, tags);
-    const postWrites: TxWrite[] =
-      after.slug === before.slug
-        ? [{ write: tx.put(postToItem(after), atVersion(before.version)) }]
-        : [{ write: tx.put(postToItem(after), { expression: 'attribute_not_exists(PK)' }) }, { write: tx.delete(postKey(before.slug), atVersion(before.version)) }];
-    await transactWrite([...postWrites, ...counterWrites(before.author, before, after, tags?.created ?? [])]);
+    await commitPostChange({ before, after, createdTags: tags?.created ?? [] });
     return after;
   });
 }

@@ -4,7 +4,6 @@ import { batchDelete } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
 import { tx, type TxWrite } from '#lib/db/transact.ts';
-import { describeError, log } from '#lib/log.ts';
 import { isoTimestamp } from '#lib/time.ts';
 
 // The visit entity: one item per (post, user) that has seen the post, keyed by the post's stable
@@ -18,24 +17,24 @@ export function firstVisitWrite(postId: string, userId: number, onVisited: () =>
   };
 }
 
-/** Visits of a deleted post are garbage (its id is never reused); failing to remove them is logged. */
+/**
+ * Removes every visit of a post, page by page: after the post's deletion, by the table's stream
+ * consumer (lib/posts/removal.ts). Its id is never reused, so its visits are garbage; running it
+ * again finds nothing to remove. A failure is thrown, so that the stream record is retried.
+ */
 export async function removeVisits(postId: string): Promise<void> {
-  try {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const response = await db().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'PK = :pk',
-          ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) },
-          ProjectionExpression: 'PK, SK',
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      );
-      await batchDelete((response.Items ?? []).map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
-      startKey = response.LastEvaluatedKey;
-    } while (startKey);
-  } catch (error) {
-    log.warn('visit cleanup failed', { postId, ...describeError(error) });
-  }
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const response = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) },
+        ProjectionExpression: 'PK, SK',
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    await batchDelete((response.Items ?? []).map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
+    startKey = response.LastEvaluatedKey;
+  } while (startKey);
 }

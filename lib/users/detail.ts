@@ -1,7 +1,7 @@
 import type { BatchResult, Item } from '#lib/db/batch.ts';
 import type { Key } from '#lib/db/keys.ts';
 import { NotFound } from '#lib/http/errors.ts';
-import { activeProfile, profileKey } from './profile.ts';
+import { profileKey } from './profile.ts';
 
 /** What a profile's routes read with the token: the profile, unless the username cannot exist. */
 export function profileReads(username: string): Key[] {
@@ -9,10 +9,13 @@ export function profileReads(username: string): Key[] {
   return key ? [key] : [];
 }
 
-/** The active user's profile in the read; 404 for an unknown or deactivated user. */
+/**
+ * The user's profile in the read, deactivated or not (their posts stay published and link to it);
+ * 404 for an unknown user.
+ */
 export function profileDetail(read: BatchResult, username: string): Item {
   const key = profileKey(username);
-  const profile = activeProfile(key ? read.get(key) : undefined);
+  const profile = key ? read.get(key) : undefined;
   if (!profile) throw new NotFound();
   return profile;
 }

@@ -45,11 +45,6 @@ export function profileKey(username: string): Key | null {
   return username.length > 0 && username.length <= USERNAME_MAX_LENGTH ? keys.userProfile(username) : null;
 }
 
-/** The profile item if it belongs to an active user. */
-export function activeProfile(item: Item | undefined): Item | undefined {
-  return item && item.is_active === true ? item : undefined;
-}
-
 /** The profile of a new account: listed among the users, no posts, every editable field empty. */
 export function newProfileItem(user: { id: number; username: string }, joined: string): Item {
   return {

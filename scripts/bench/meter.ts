@@ -9,6 +9,11 @@ import { capacityUnits, type Capacity } from '#lib/db/usage.ts';
 export interface Usage {
   calls: Record<string, number>;
   totalCalls: number;
+  /**
+   * Sequential round trips: the calls grouped by overlap in time, each group starting when nothing
+   * was in flight. Calls sent in parallel (a token read and a list's query) make one.
+   */
+  rounds: number;
   /** Read and write capacity units, as DynamoDB reports them. */
   rcu: number;
   wcu: number;
@@ -25,12 +30,21 @@ export function attachMeter(): Meter {
   const calls = new Map<string, number>();
   let rcu = 0;
   let wcu = 0;
+  let rounds = 0;
+  let inFlight = 0;
   const name = `meter-${Math.random().toString(36).slice(2)}`;
   dynamodb().middlewareStack.add(
     (next, context) => async (args) => {
       const operation = String(context.commandName ?? 'unknown').replace(/Command$/, '');
       calls.set(operation, (calls.get(operation) ?? 0) + 1);
-      const result = await next(args);
+      if (inFlight === 0) rounds += 1;
+      inFlight += 1;
+      let result;
+      try {
+        result = await next(args);
+      } finally {
+        inFlight -= 1;
+      }
       const units = capacityUnits(operation, (result.output as { ConsumedCapacity?: Capacity | Capacity[] }).ConsumedCapacity);
       rcu += units.read;
       wcu += units.write;
@@ -41,11 +55,13 @@ export function attachMeter(): Meter {
   const usage = (): Usage => ({
     calls: Object.fromEntries(calls),
     totalCalls: [...calls.values()].reduce((sum, n) => sum + n, 0),
+    rounds,
     rcu,
     wcu,
   });
   const reset = () => {
     calls.clear();
+    rounds = 0;
     rcu = 0;
     wcu = 0;
   };

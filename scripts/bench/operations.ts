@@ -63,6 +63,11 @@ export async function measureOperations(stack: BenchStack): Promise<OperationUsa
     await measure('tags list, q', () => send('/tags?q=known'));
     await measure('posts list, newest', () => send('/posts'));
     await measure('posts list, views, q', () => send('/posts?sort=views&q=seed'));
+    await measure('tagged list, newest', () => send(`/posts/tagged/${tagSlug}`));
+    await measure('tagged list, votes, q', () => send(`/posts/tagged/${tagSlug}?sort=votes&q=seed`));
+    await measure('author list, views', () => send(`/posts/author/${alice.username}?sort=views`));
+    await measure('own posts, drafts only', () => send('/posts/me?publish=false'));
+    await measure('own posts, featured, q', () => send('/posts/me?sort=featured&q=seed'));
     await measure('user detail', () => send(`/users/detail/${bob.username}`));
     await measure('tag detail', () => send(`/tags/detail/${tagSlug}`));
     await measure('profile update', () => send(`/users/detail/${alice.username}`, { method: 'PUT', form: { location: 'Lisbon' } }));
@@ -75,6 +80,14 @@ export async function measureOperations(stack: BenchStack): Promise<OperationUsa
     );
     await measure('post detail, first visit', () => send(`/posts/detail/${detailSlug}`, { token: bob.token }));
     await measure('post detail, repeat visit', () => send(`/posts/detail/${detailSlug}`, { token: bob.token }));
+    // A count's write capacity by the post's size: the same first visit on a 1 KB and a 90 KB post
+    // (two tags each, so three list entries besides its own).
+    for (const kilobytes of [1, 90]) {
+      const sized = (await (
+        await send('/posts', { method: 'POST', form: { title: `Sized ${word()}`, description: 'x'.repeat(kilobytes * 1024), tags: `${knownTag}, Size ${word()}`, publish: 'true' } })
+      ).json()) as { slug: string };
+      await measure(`post detail, first visit, ${kilobytes} KB post`, () => send(`/posts/detail/${sized.slug}`, { token: bob.token }));
+    }
     const own = (await (await send('/posts', { method: 'POST', form: { title: `Mine ${word()}`, description: 'body', tags: knownTag, publish: 'true' } })).json()) as { slug: string };
     let renamed = '';
     await measure('post update, rename + tag change', async () => {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#lib/db/client.ts';
 import { tableName } from '#lib/config.ts';
-import { postToItem, type PostRecord } from '#lib/posts/post.ts';
+import { postItems } from '#lib/posts/changes.ts';
+import type { PostRecord } from '#lib/posts/post.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import { attachMeter, type Usage } from './meter.ts';
 import type { BenchStack } from './stack.ts';
@@ -47,7 +48,7 @@ async function seedPosts(count: number, author: string, markEvery: number): Prom
       total_favorites: 0,
       version: 1,
     };
-    return postToItem(post);
+    return postItems(post);
   });
   for (let start = 0; start < items.length; start += 25) {
     let pending: Record<string, unknown>[] | undefined = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));

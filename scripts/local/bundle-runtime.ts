@@ -4,7 +4,6 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { LocalFunction } from './deployment.ts';
 import type { FunctionRuntime, InvokeOutcome } from './function-runtime.ts';
 
@@ -142,7 +141,7 @@ export class BundleRuntime implements FunctionRuntime {
     this.pending.get(id)?.(outcome);
   }
 
-  async invoke(fn: LocalFunction, event: APIGatewayProxyEventV2): Promise<InvokeOutcome> {
+  async invoke(fn: LocalFunction, event: object, requestId: string): Promise<InvokeOutcome> {
     const instance = await this.acquire(fn);
     try {
       await instance.ready;
@@ -151,7 +150,7 @@ export class BundleRuntime implements FunctionRuntime {
       this.release(fn, instance);
       return { error: { errorType: 'Runtime.ImportModuleError', errorMessage: (error as Error).message } };
     }
-    const outcome = await this.call(instance, fn, event);
+    const outcome = await this.call(instance, fn, event, requestId);
     this.release(fn, instance);
     return outcome;
   }
@@ -184,7 +183,7 @@ export class BundleRuntime implements FunctionRuntime {
   }
 
   /** One invocation on one instance: its answer, its error, its crash or its timeout. */
-  private call(instance: Instance, fn: LocalFunction, event: APIGatewayProxyEventV2): Promise<InvokeOutcome> {
+  private call(instance: Instance, fn: LocalFunction, event: object, requestId: string): Promise<InvokeOutcome> {
     const id = this.nextId++;
     const timeoutMs = (fn.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
     return new Promise((resolve) => {
@@ -202,7 +201,7 @@ export class BundleRuntime implements FunctionRuntime {
       }, timeoutMs);
       instance.child.once('exit', exited);
       this.pending.set(id, finish);
-      instance.child.send({ id, event, requestId: event.requestContext.requestId, deadline: Date.now() + timeoutMs, traceId: localTraceId() }, (error) => {
+      instance.child.send({ id, event, requestId, deadline: Date.now() + timeoutMs, traceId: localTraceId() }, (error) => {
         if (error) finish({ error: { errorType: 'Runtime.Error', errorMessage: error.message } });
       });
     });

@@ -1,13 +1,15 @@
 import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '#lib/routes.ts';
-import { tableAccess, tableStatements } from '../../infra/permissions.ts';
+import { streamStatements, tableAccess, tableStatements } from '../../infra/permissions.ts';
 import { DEFAULT_ROUTE_KEY } from '../../infra/route-keys.ts';
+import { TABLE_STREAM_CONSUMER, type StreamEventSourceSettings } from '../../infra/streams.ts';
 import { tableArn, type PolicyStatement } from './iam-policy.ts';
 
-// What the local gateway serves: the same description of the deployment whether it comes from the
-// sources (the route table, infra/permissions.ts and the CORS settings the stack is built from)
-// or from the synthesized template in cdk.out (template-deployment.ts). test/infra/stack.test.ts
-// checks that the two agree.
+// What the local stack runs: the same description of the deployment whether it comes from the
+// sources (the route table, infra/permissions.ts, infra/streams.ts and the CORS settings the stack
+// is built from) or from the synthesized template in cdk.out (template-deployment.ts): the
+// gateway's routes and functions, and the event source mappings the stream poller plays.
+// test/infra/stack.test.ts checks that the two agree.
 
 export type FunctionCode =
   /** A module under functions/, run in the server's process (npm start, npm test). */
@@ -28,17 +30,30 @@ export interface LocalFunction {
   timeoutSeconds?: number;
 }
 
+/** An event source mapping on the table's stream (scripts/local/stream-poller.ts plays it). */
+export interface LocalEventSource extends Omit<StreamEventSourceSettings, 'handler'> {
+  /** The function it invokes. */
+  functionName: string;
+  /** The stream, as its ARN is written in the region (not DynamoDB Local's `ddblocal` one). */
+  streamArn: string;
+  /** Whether Lambda describes a batch it gives up on to an on-failure destination. */
+  onFailureDestination: boolean;
+}
+
 export interface Deployment {
   /** Route key (`GET /api/v1/posts`, `$default`) → function name. */
   routes: Map<string, string>;
   cors?: CorsConfiguration;
   functions: Map<string, LocalFunction>;
+  eventSources: LocalEventSource[];
 }
 
 export interface SourceDeploymentOptions {
   tableName: string;
   region: string;
   allowedOrigins: string[];
+  /** The table's stream (its ARN in the region): what the stream consumer's role may read. */
+  streamArn: string;
 }
 
 /** The deployment as infra/stack.ts builds it, with the handlers run from source. */
@@ -46,7 +61,7 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
   const arn = tableArn(options.region, options.tableName);
   const functions = new Map<string, LocalFunction>();
   const routes = new Map<string, string>();
-  const define = (handler: string, usesTable: boolean, policy: PolicyStatement[]) => {
+  const define = (handler: string, usesTable: boolean, policy: PolicyStatement[], api = true) => {
     const name = functionName(handler);
     functions.set(name, {
       name,
@@ -54,7 +69,7 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
       environment: {
         ...(usesTable ? { TABLE_NAME: options.tableName } : {}),
         NODE_OPTIONS: '--enable-source-maps',
-        CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(','),
+        ...(api ? { CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(',') } : {}),
       },
       policy,
     });
@@ -65,5 +80,14 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
     const name = define(route.handler, route.access !== 'none', tableStatements(tableAccess(route), arn));
     for (const key of routeKeys(route)) routes.set(key, name);
   }
-  return { routes, cors: corsConfiguration(options.allowedOrigins), functions };
+  // The stream consumer: its code's table actions and the stream reads of its event source.
+  const { handler, ...mapping } = TABLE_STREAM_CONSUMER;
+  const consumer = define(
+    handler,
+    true,
+    [...tableStatements(tableAccess({ handler, access: 'read-write' }), arn), ...streamStatements(options.streamArn)],
+    false,
+  );
+  const eventSources = [{ functionName: consumer, streamArn: options.streamArn, ...mapping, onFailureDestination: true }];
+  return { routes, cors: corsConfiguration(options.allowedOrigins), functions, eventSources };
 }

@@ -1,20 +1,41 @@
-import { CreateTableCommand, DescribeTableCommand, UpdateTimeToLiveCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, UpdateTableCommand, UpdateTimeToLiveCommand, waitUntilTableExists, type TableDescription } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from '#lib/db/client.ts';
 import { createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
 
-/** Creates the table from its single definition when it does not exist yet. Returns true if created. */
-export async function ensureTable(tableName: string): Promise<boolean> {
-  const client = dynamodb();
+async function describe(tableName: string): Promise<TableDescription | undefined> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return false;
+    return (await dynamodb().send(new DescribeTableCommand({ TableName: tableName }))).Table;
   } catch (error) {
     if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
+    return undefined;
   }
-  await client.send(new CreateTableCommand(createTableInput(tableName)));
+}
+
+/**
+ * Creates the table from its single definition when it does not exist yet. Returns true if
+ * created. A table kept from before its definition had a stream (`.data/`) gets the stream.
+ */
+export async function ensureTable(tableName: string): Promise<boolean> {
+  const client = dynamodb();
+  const existing = await describe(tableName);
+  const input = createTableInput(tableName);
+  if (existing) {
+    const wanted = input.StreamSpecification;
+    if (wanted?.StreamEnabled && !existing.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: wanted }));
+    }
+    return false;
+  }
+  await client.send(new CreateTableCommand(input));
   await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: tableName });
   await client.send(
     new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }),
   );
   return true;
+}
+
+/** The ARN of the table's stream as DynamoDB Local names it (region `ddblocal`), or undefined without one. */
+export async function tableStreamArn(tableName: string): Promise<string | undefined> {
+  const table = await describe(tableName);
+  return table?.StreamSpecification?.StreamEnabled ? table.LatestStreamArn : undefined;
 }

@@ -34,6 +34,27 @@ export const LOCAL_ACCOUNT = '000000000000';
 
 export const tableArn = (region: string, table: string): string => `arn:aws:dynamodb:${region}:${LOCAL_ACCOUNT}:table/${table}`;
 
+/** DynamoDB Local writes this region in its ARNs, whatever region its callers sign for. */
+export const DYNAMODB_LOCAL_REGION = 'ddblocal';
+
+/**
+ * An ARN of DynamoDB Local (`arn:aws:dynamodb:ddblocal:000000000000:table/t/stream/<label>`) as
+ * DynamoDB in `region` writes it: what the role policies name, and what Lambda's events carry.
+ */
+export function inRegion(arn: string, region: string): string {
+  return arn.replace(`arn:aws:dynamodb:${DYNAMODB_LOCAL_REGION}:`, `arn:aws:dynamodb:${region}:`);
+}
+
+/**
+ * The stream a shard iterator reads. On AWS an iterator is opaque (IAM knows its stream); DynamoDB
+ * Local's begin with the stream's ARN and a `|`.
+ */
+export function iteratorStreamArn(iterator: unknown): string | undefined {
+  if (typeof iterator !== 'string') return undefined;
+  const arn = iterator.split('|')[0]!;
+  return /^arn:aws:dynamodb:[^:]+:\d+:table\/[^/]+\/stream\/.+$/.test(arn) ? arn : undefined;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON parsed from outside, read field by field
 type Json = Record<string, any>;
 
@@ -58,6 +79,16 @@ export function requiredPermissions(operation: string, body: Json, region: strin
       return (body.TransactItems ?? []).map((item: Json) => needs('GetItem', table(item.Get?.TableName)));
     case 'ListTables':
       return [needs(operation, `arn:aws:dynamodb:${region}:${LOCAL_ACCOUNT}:table/*`)];
+    // DynamoDB Streams (the same endpoint locally): on the stream; ListStreams names none.
+    case 'DescribeStream':
+    case 'GetShardIterator':
+      return [needs(operation, typeof body.StreamArn === 'string' ? inRegion(body.StreamArn, region) : '*')];
+    case 'GetRecords': {
+      const stream = iteratorStreamArn(body.ShardIterator);
+      return [needs(operation, stream ? inRegion(stream, region) : '*')];
+    }
+    case 'ListStreams':
+      return [needs(operation, '*')];
     default:
       // GetItem, PutItem, UpdateItem, DeleteItem, DescribeTable, CreateTable, ...: the table itself.
       return [needs(operation, body.TableName === undefined ? '*' : table(body.TableName))];

@@ -11,8 +11,9 @@ import { BundleRuntime } from './bundle-runtime.ts';
 import { sourceDeployment, type Deployment, type LocalFunction } from './deployment.ts';
 import { gatewayEvent } from './gateway-event.ts';
 import { startIamGuard, type Denial, type IamGuard } from './iam-guard.ts';
-import { tableArn } from './iam-policy.ts';
-import { tableStatements, type TableAccess } from '../../infra/permissions.ts';
+import { inRegion, tableArn, type PolicyStatement } from './iam-policy.ts';
+import { STREAM_READ_ACTIONS, tableStatements, type TableAccess } from '../../infra/permissions.ts';
+import { tableStreamArn } from './ensure-table.ts';
 import type { FunctionRuntime, InvokeOutcome } from './function-runtime.ts';
 import { readRequestBody } from './request-body.ts';
 import { SourceRuntime } from './source-runtime.ts';
@@ -63,7 +64,10 @@ export interface ServerOptions {
    * API's and the functions'). Default: the template's; from source, CORS_ALLOWED_ORIGINS or `*`.
    */
   allowedOrigins?: string[];
-  /** Replaces functions' table grants, by function name (tests that prove the guard bites). */
+  /**
+   * Replaces functions' table grants, by function name (tests that prove the guard bites); a
+   * stream consumer keeps the stream reads of its event source.
+   */
   grants?: Record<string, TableAccess>;
 }
 
@@ -71,6 +75,8 @@ export interface RunningServer {
   url: string;
   deployment: Deployment;
   guard: IamGuard;
+  /** Runs the deployment's functions (the stream poller invokes through it too). */
+  runtime: FunctionRuntime;
   close(): Promise<void>;
 }
 
@@ -171,13 +177,16 @@ function send(response: ServerResponse, answer: Answer): void {
   response.end(answer.body);
 }
 
+const STREAM_ACTIONS = new Set([...STREAM_READ_ACTIONS.anyResource, ...STREAM_READ_ACTIONS.stream].map((action) => `dynamodb:${action}`));
+const readsStream = (statement: PolicyStatement) => statement.actions.every((action) => STREAM_ACTIONS.has(action));
+
 /** The deployment a server serves, with any policy the options replace. */
-function deploymentFor(options: ServerOptions): Deployment {
+function deploymentFor(options: ServerOptions, streamArn: string): Deployment {
   const region = awsRegion();
   const deployment =
     options.target === 'bundles'
-      ? templateDeployment({ cdkOut: options.cdkOut ?? 'cdk.out', stackName: options.stackName ?? 'CommunityPosts', tableName: tableName(), region })
-      : sourceDeployment({ tableName: tableName(), region, allowedOrigins: options.allowedOrigins ?? corsAllowedOrigins() });
+      ? templateDeployment({ cdkOut: options.cdkOut ?? 'cdk.out', stackName: options.stackName ?? 'CommunityPosts', tableName: tableName(), region, streamArn })
+      : sourceDeployment({ tableName: tableName(), region, allowedOrigins: options.allowedOrigins ?? corsAllowedOrigins(), streamArn });
   if (options.target === 'bundles' && options.allowedOrigins) {
     deployment.cors = { ...deployment.cors!, allowOrigins: options.allowedOrigins };
     for (const fn of deployment.functions.values()) fn.environment.CORS_ALLOWED_ORIGINS = options.allowedOrigins.join(',');
@@ -185,7 +194,7 @@ function deploymentFor(options: ServerOptions): Deployment {
   for (const [name, access] of Object.entries(options.grants ?? {})) {
     const fn = deployment.functions.get(name);
     if (!fn) throw new Error(`No function ${name} in the deployment`);
-    deployment.functions.set(name, { ...fn, policy: tableStatements(access, tableArn(region, tableName())) });
+    deployment.functions.set(name, { ...fn, policy: [...tableStatements(access, tableArn(region, tableName())), ...fn.policy.filter(readsStream)] });
   }
   return deployment;
 }
@@ -200,7 +209,10 @@ function usageNote(record: RequestRecord | undefined): string {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const upstream = dynamodbEndpoint();
   if (!upstream) throw new Error('DYNAMODB_ENDPOINT is not set: the local stack needs DynamoDB Local.');
-  const deployment = deploymentFor(options);
+  // The table's stream, as CloudFormation resolves the table's StreamArn for the roles and mappings.
+  const stream = await tableStreamArn(tableName());
+  if (!stream) throw new Error(`The table ${tableName()} has no stream: scripts/local/ensure-table.ts gives it the one lib/db/table.ts defines.`);
+  const deployment = deploymentFor(options, inRegion(stream, awsRegion()));
   const guard = await startIamGuard({
     upstream,
     region: awsRegion(),
@@ -215,7 +227,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const invoke = async (fn: LocalFunction, event: APIGatewayProxyEventV2, origin: string | undefined): Promise<Answer> => {
     if (Buffer.byteLength(JSON.stringify(event), 'utf8') > LAMBDA_MAX_EVENT_BYTES) return gatewayAnswer(GATEWAY_ANSWERS.tooLarge);
-    return functionAnswer(await runtime.invoke(fn, event), deployment.cors, origin);
+    return functionAnswer(await runtime.invoke(fn, event, event.requestContext.requestId), deployment.cors, origin);
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<Handled> => {
@@ -295,6 +307,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${host}:${port}${API_PREFIX}`,
     deployment,
     guard,
+    runtime,
     close: async () => {
       if (options.accessLog) onRequestLogged(undefined);
       await new Promise<void>((closed) => {

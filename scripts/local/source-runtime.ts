@@ -1,11 +1,11 @@
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import { dynamodb } from '#lib/db/client.ts';
 import type { LocalFunction } from './deployment.ts';
 import { routeThroughGuard, runAsFunction } from './function-identity.ts';
 import type { FunctionRuntime, InvokeOutcome } from './function-runtime.ts';
 import { lambdaContext } from './gateway-event.ts';
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
+type Handler = (event: object, context: Context) => Promise<unknown>;
 
 /**
  * The handlers from source, in this process (npm start, npm test): fast to start and easy to
@@ -26,12 +26,12 @@ export class SourceRuntime implements FunctionRuntime {
     return loaded;
   }
 
-  async invoke(fn: LocalFunction, event: APIGatewayProxyEventV2): Promise<InvokeOutcome> {
+  async invoke(fn: LocalFunction, event: object, requestId: string): Promise<InvokeOutcome> {
     if (fn.code.kind !== 'source') throw new Error(`${fn.name} is not a source function`);
     const handler = await this.load(fn.code.handler);
     routeThroughGuard(dynamodb());
     try {
-      const result = await runAsFunction(fn.name, this.guardUrl, () => handler(event, lambdaContext(fn.name, event.requestContext.requestId)));
+      const result = await runAsFunction(fn.name, this.guardUrl, () => handler(event, lambdaContext(fn.name, requestId)));
       return { payload: JSON.stringify(result ?? null) };
     } catch (error) {
       return { error: { errorType: (error as Error)?.name ?? 'Error', errorMessage: String((error as Error)?.message ?? error) } };

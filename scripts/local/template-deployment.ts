@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableArn, type PolicyStatement } from './iam-policy.ts';
-import type { Deployment, LocalFunction } from './deployment.ts';
+import type { Deployment, LocalEventSource, LocalFunction } from './deployment.ts';
 
 // The deployment as `cdk synth` wrote it to cdk.out: the HTTP API's routes and CORS settings,
-// each Lambda function's bundle, environment and role policy, read from the CloudFormation
-// template. The table's references resolve to the local table, as CloudFormation resolves them to
-// the deployed one.
+// each Lambda function's bundle, environment and role policy, and the event source mappings on
+// the table's stream, read from the CloudFormation template. The table's references resolve to
+// the local table (and its stream), as CloudFormation resolves them to the deployed one.
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON parsed from outside, read field by field
 type Json = Record<string, any>;
@@ -17,6 +17,8 @@ export interface TemplateDeploymentOptions {
   stackName: string;
   tableName: string;
   region: string;
+  /** The local table's stream, as its ARN is written in the region. */
+  streamArn: string;
 }
 
 export class TemplateError extends Error {
@@ -45,6 +47,7 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
     const json = value as Json;
     if (json?.Ref && tables.has(json.Ref)) return options.tableName;
     if (json?.['Fn::GetAtt'] && tables.has(json['Fn::GetAtt'][0]) && json['Fn::GetAtt'][1] === 'Arn') return tableArn(options.region, options.tableName);
+    if (json?.['Fn::GetAtt'] && tables.has(json['Fn::GetAtt'][0]) && json['Fn::GetAtt'][1] === 'StreamArn') return options.streamArn;
     if (json?.['Fn::Join']) return (json['Fn::Join'][1] as unknown[]).map(resolve).join(json['Fn::Join'][0]);
     throw new TemplateError(`Cannot resolve ${JSON.stringify(value)} locally.`);
   };
@@ -92,6 +95,23 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
     routes.set(route.Properties.RouteKey, integrations.get(target)!);
   }
 
+  // Lambda's defaults for a DynamoDB stream where the template leaves a property out.
+  const eventSources: LocalEventSource[] = ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) => {
+    const props = mapping.Properties;
+    const functionName = functionByLogicalId.get(props.FunctionName?.Ref);
+    if (!functionName) throw new TemplateError(`Cannot find the function of the event source mapping ${JSON.stringify(props.FunctionName)}.`);
+    return {
+      functionName,
+      streamArn: resolve(props.EventSourceArn),
+      startingPosition: props.StartingPosition,
+      batchSize: props.BatchSize ?? 100,
+      bisectBatchOnError: props.BisectBatchOnFunctionError ?? false,
+      retryAttempts: props.MaximumRetryAttempts ?? -1,
+      reportBatchItemFailures: ((props.FunctionResponseTypes ?? []) as string[]).includes('ReportBatchItemFailures'),
+      onFailureDestination: props.DestinationConfig?.OnFailure?.Destination !== undefined,
+    };
+  });
+
   const [, api] = ofType('AWS::ApiGatewayV2::Api')[0] ?? [];
   const cors = api?.Properties.CorsConfiguration as Json | undefined;
   return {
@@ -108,5 +128,6 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
         }
       : {}),
     functions,
+    eventSources,
   };
 }

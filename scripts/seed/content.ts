@@ -151,9 +151,10 @@ export function demoPosts(): DemoPost[] {
         tags,
         keywords: random() < 0.5 ? tags.map((tag) => tag.toLowerCase()).join(',') : null,
         meta_description: random() < 0.5 ? `${angle} ${topic.name}: notes and a checklist.` : null,
-        // Every twelfth post is a draft: only its author sees it.
-        publish: n % 12 !== 0,
-        featured: n % 12 !== 0 && n % 9 === 0,
+        // Every eleventh post is a draft, only its author sees it (GET /posts/me); eleven and the
+        // four authors being coprime, every author has drafts.
+        publish: n % 11 !== 0,
+        featured: n % 11 !== 0 && n % 9 === 0,
         visitors: usernames.filter((name) => name !== author && random() < 0.45),
       });
     }

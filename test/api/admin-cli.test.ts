@@ -141,7 +141,7 @@ describe('admin CLI', () => {
     expect((await login(nobody, 'whatever')).status).toBe(400);
   });
 
-  it('deactivate-user hides the user, refuses logins and revokes tokens', async () => {
+  it('deactivate-user hides the user from the list, refuses logins and revokes tokens; the profile stays readable', async () => {
     const viewer = await api.user('watcher');
     const target = await api.user('leaving');
     const before = await viewer.api.get('/users');
@@ -155,6 +155,9 @@ describe('admin CLI', () => {
     expect(after.status).toBe(200);
     expect(after.body.map((p: any) => p.user)).not.toContain(target.username);
     expect(after.body.map((p: any) => p.user)).toContain(viewer.username);
+    const profile = await viewer.api.get(`/users/detail/${target.username}`);
+    expect(profile.status).toBe(200);
+    expect(profile.body.user).toBe(target.username);
 
     const refused = await login(target.username, target.password);
     expect(refused.status).toBe(400);

@@ -1,8 +1,8 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { db } from '#lib/db/client.ts';
 import { ServiceUnavailable, NotFound } from '#lib/http/errors.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
+import { postFromItems, searchText, type PostRecord } from '#lib/posts/post.ts';
+import { invariantProblems, settledTable } from './reliability/table.ts';
 import { unique, type ApiResponse } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 
@@ -19,16 +19,6 @@ const m = unique('c').toLowerCase();
 
 type Item = Record<string, any>;
 
-async function scanTable(): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new ScanCommand({ TableName: api.table, ConsistentRead: true, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }));
-    items.push(...((page.Items ?? []) as Item[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
-}
 
 interface Snapshot {
   posts: Item[];
@@ -39,10 +29,15 @@ interface Snapshot {
 }
 
 async function snapshot(): Promise<Snapshot> {
-  const items = await scanTable();
+  const items = await settledTable(api.table);
   const starts = (prefix: string) => items.filter((item) => String(item.PK).startsWith(prefix));
+  const stats = new Map(starts('POST#').filter((item) => item.SK === 'STATS').map((item) => [item.PK, item]));
+  // Every table invariant, the list entries of every post included (reliability/table.ts).
+  expect(invariantProblems(items)).toEqual([]);
   return {
-    posts: starts('POST#'),
+    posts: starts('POST#')
+      .filter((item) => item.SK === 'POST')
+      .map((text) => ({ PK: text.PK, SK: text.SK, ...postFromItems(text, stats.get(text.PK)) })),
     tags: starts('TAG#'),
     claims: starts('TAGTITLE#'),
     profiles: starts('USER#').filter((item) => item.SK === 'PROFILE'),
@@ -132,7 +127,7 @@ async function expectApiAgrees(data: Snapshot): Promise<void> {
   const published = await reader.get('/posts', { query: { q: m, page_size: '100' } });
   expect(published.status).toBe(200);
   expect(published.body.map((post: any) => post.slug).sort()).toEqual(
-    data.posts.filter((post) => post.publish === true && String(post.search).includes(m)).map((post) => post.slug).sort(),
+    data.posts.filter((post) => post.publish === true && searchText(post as PostRecord).includes(m)).map((post) => post.slug).sort(),
   );
 }
 

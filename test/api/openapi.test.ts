@@ -97,6 +97,38 @@ describe('the document', () => {
     }
   });
 
+  it('gives the three other post lists the parameters and answers of GET /posts', () => {
+    const posts = document.paths['/posts'].get;
+    const names = (op: Json) => (op.parameters as Json[]).map((p) => `${p.in}:${p.name}`).sort();
+    for (const [path, extra] of [
+      ['/posts/tagged/{slug}', ['path:slug']],
+      ['/posts/author/{username}', ['path:username']],
+      ['/posts/me', ['query:publish']],
+    ] as const) {
+      const op = document.paths[path].get;
+      expect(names(op), path).toEqual([...names(posts), ...extra].sort());
+      for (const parameter of posts.parameters as Json[]) {
+        expect((op.parameters as Json[]).find((p) => p.name === parameter.name), `${path} ${parameter.name}`).toEqual(parameter);
+      }
+      expect(op.responses['200'], path).toEqual(expect.objectContaining({ headers: posts.responses['200'].headers }));
+      expect(resolve(op.responses['200']).content['application/json'].schema, path).toEqual(posts.responses['200'].content['application/json'].schema);
+      expect(op.responses['401'], path).toBeDefined();
+      expect(document.paths[path].head, path).toBeDefined();
+      const notFound = resolve(op.responses['404']).content['application/json'].schema.properties.detail.enum;
+      expect(notFound, path).toContain('Invalid page.');
+      expect(notFound.includes('Not found.'), path).toBe(path !== '/posts/me');
+    }
+    const publish = (document.paths['/posts/me'].get.parameters as Json[]).find((p) => p.name === 'publish')!;
+    expect(publish).toEqual(expect.objectContaining({ in: 'query', schema: { type: 'boolean' } }));
+    expect(publish.description).toContain('Must be a valid boolean.');
+    expect(Object.keys(resolve(document.paths['/posts/me'].get.responses['400']).content['application/json'].schema.anyOf[0].properties)).toContain('publish');
+  });
+
+  it("says that a deactivated user's profile is still answered", () => {
+    expect(document.paths['/users/detail/{username}'].get.description).toMatch(/deactivated/);
+    expect(document.paths['/users/detail/{username}'].get.responses['200']).toBeDefined();
+  });
+
   it('resolves every $ref', () => {
     const refs: string[] = [];
     const walk = (node: unknown) => {
@@ -152,9 +184,26 @@ describe('the document', () => {
       expect(schemas.ProfileUpdate.properties[field].maxLength, field).toBe(max);
       expect(schemas.ProfileUpdateForm.properties[field].maxLength, field).toBe(max);
     }
-    for (const [path, list] of [['/users', 'users'], ['/tags', 'tags'], ['/posts', 'posts']] as const) {
+    for (const [path, list] of [
+      ['/users', 'users'],
+      ['/tags', 'tags'],
+      ['/posts', 'posts'],
+      ['/posts/tagged/{slug}', 'posts'],
+      ['/posts/author/{username}', 'posts'],
+      ['/posts/me', 'posts'],
+    ] as const) {
       const pageSize = (document.paths[path].get.parameters as Json[]).find((p) => p.name === 'page_size')!;
       expect(pageSize.schema.maximum, path).toBe(PAGE_SIZES[list]);
+    }
+    // The texts say the same numbers as the schemas (written with thousands separators).
+    const thousands = (n: number) => n.toLocaleString('en-US');
+    expect(schemas.PostCreate.properties.description.maxLength).toBe(POST_LIMITS.description);
+    expect(schemas.PostCreate.properties.description.description).toContain(`${thousands(POST_LIMITS.description)} characters`);
+    expect(schemas.PostCreate.properties.description.description).toContain(`${thousands(POST_LIMITS.descriptionBytes)} bytes`);
+    for (const name of ['PostCreate', 'PostCreateForm', 'PostUpdate', 'PostUpdateForm']) {
+      expect(schemas[name].properties.keywords.maxLength, name).toBe(POST_LIMITS.keywords);
+      expect(schemas[name].properties.meta_description.maxLength, name).toBe(POST_LIMITS.meta_description);
+      expect(schemas[name].properties.tags.description, name).toContain(`at most ${POST_LIMITS.tags} `);
     }
     const asset = (document.paths['/docs/{asset}'].get.parameters as Json[]).find((p) => p.name === 'asset')!;
     expect([...asset.schema.enum].sort()).toEqual(Object.keys(DOCS_ASSETS).sort());
@@ -175,6 +224,17 @@ describe('the response validator', () => {
   it('accepts what the document describes', () => {
     check('GET', '/posts/detail/hello', 200, post);
     check('GET', '/posts', 200, [post], json({ link: '<http://x/api/v1/posts?page=2&cursor=abc>; rel="next"' }));
+    check('GET', '/posts/tagged/lambda', 200, [post], json({ link: '<http://x/api/v1/posts/tagged/lambda?page=2&cursor=abc>; rel="next"' }));
+    check('GET', '/posts/tagged/nope', 404, { detail: 'Not found.' });
+    check('GET', '/posts/author/alice', 200, [post]);
+    check('GET', '/posts/author/alice', 404, { detail: 'Invalid page.' });
+    check('GET', '/posts/me', 200, [{ ...post, publish: false }]);
+    check('GET', '/posts/me', 400, { publish: ['Must be a valid boolean.'] });
+    check('GET', '/users/detail/alice', 200, {
+      user: 'alice', last_login: null, date_joined: '2026-01-05 14:12:15.258987+00:00', total_posts: 0, total_favorites: 0,
+      total_featured_posts: 0, display_name: null, location: null, about_me: null, website: null, twitter: null, linkedin: null,
+      github: null, birth_date: null,
+    });
     check('DELETE', '/posts/detail/hello', 204, undefined, new Headers());
     check('GET', '/nowhere', 404, { detail: 'Not found.' });
     check('PATCH', '/tags', 405, { detail: 'Method "PATCH" not allowed.' }, json({ allow: 'GET, HEAD, POST' }));
@@ -191,6 +251,8 @@ describe('the response validator', () => {
     ['a missing required header', () => check('GET', '/auth', 401, { detail: 'Invalid token.' }), /required header WWW-Authenticate/],
     ['an error text the operation does not give', () => check('GET', '/auth', 401, { detail: 'Nope.' }, json({ 'www-authenticate': 'Token' })), /allowed values/],
     ['a 200 on an undocumented path', () => check('GET', '/secret', 200, {}), /not a documented path.*status 200/s],
+    ['Not found. where a list has no owner', () => check('GET', '/posts/me', 404, { detail: 'Not found.' }), /allowed values/],
+    ['another field error on /posts/me', () => check('GET', '/posts/me', 400, { sort: ['x'] }), /must NOT have additional properties/],
     ['an Allow header that differs from the document', () => check('PATCH', '/tags', 405, { detail: 'x' }, json({ allow: 'GET' })), /Allow: GET differs/],
   ])('rejects %s', (_, run, message) => {
     expect(run).toThrow(OpenApiMismatch);

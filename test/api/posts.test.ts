@@ -263,31 +263,50 @@ describe('POST /posts', () => {
       expect(response.body.publish).toEqual(['Must be a valid boolean.']);
     });
 
-    it('bounds the description in bytes so the stored post fits a DynamoDB item', async () => {
+    it('refuses a description over 100,000 characters or over 300,000 bytes in UTF-8, storing nothing', async () => {
       const w = word();
-      // 40,000 emoji: under the 50,000-character limit, but 160,000 bytes of UTF-8.
-      const heavy = await alice.api.post('/posts', { json: { title: `${w} heavy`, description: '\u{1F600}'.repeat(40_000), publish: true } });
-      expect(heavy.status).toBe(400);
-      expect(heavy.body).toEqual({ description: ['Ensure this field has no more than 150000 bytes in UTF-8.'] });
-      const listedNow = await alice.api.get('/posts', { query: { q: w } });
-      expect(listedNow.body).toEqual([]);
+      const target = await create(alice.api, { title: `${w} target`, description: 'd' });
+      // 75,001 characters, each emoji one code point: within the character limit, one byte over.
+      const oneByteOver = `${'\u{1F600}'.repeat(75_000)}a`;
+      const oneCharOver = 'a'.repeat(100_001);
+      const bytesMessage = { description: ['Ensure this field has no more than 300000 bytes in UTF-8.'] };
+      const charsMessage = { description: ['Ensure this field has no more than 100000 characters.'] };
+      for (const [description, message] of [[oneByteOver, bytesMessage], [oneCharOver, charsMessage]] as const) {
+        const created = await alice.api.post('/posts', { json: { title: `${w} heavy`, description, publish: true } });
+        expect(created.status).toBe(400);
+        expect(created.body).toEqual(message);
+        const updated = await alice.api.put(`/posts/detail/${target.slug}`, { json: { description } });
+        expect(updated.status).toBe(400);
+        expect(updated.body).toEqual(message);
+      }
+      expect((await alice.api.get(`/posts/detail/${target.slug}`)).body.description).toBe('d');
+      expect((await alice.api.get(`/posts/detail/${w}-heavy`)).status).toBe(404);
+    });
 
-      // At the byte limit with 4-byte characters, every other field at its limit too: stored.
+    it('stores a post with every field at its maximum, the description at 100,000 characters and 300,000 bytes', async () => {
+      const w = word();
       const emoji = '\u{1F600}';
-      const post = await alice.api.post('/posts', {
-        json: {
-          title: `${w} ${emoji.repeat(200 - w.length - 1)}`,
-          description: emoji.repeat(37_500),
-          keywords: emoji.repeat(500),
-          meta_description: emoji.repeat(500),
-          tags: Array.from({ length: 20 }, (_, i) => `${w}${i} ${emoji.repeat(80)}`).join(','),
-          publish: true,
-        },
-      });
-      expect(post.status, post.text.slice(0, 200)).toBe(201);
+      // 40,000 × 4 + 30,000 × 3 + 20,000 × 2 + 10,000 × 1 bytes = 300,000 bytes in 100,000 characters.
+      const description = `${w} ${'日'.repeat(30_000)}${emoji.repeat(40_000)}${'é'.repeat(20_000)}${'a'.repeat(10_000 - w.length - 1)}`;
+      expect([...description]).toHaveLength(100_000);
+      expect(Buffer.byteLength(description, 'utf8')).toBe(300_000);
+      const fields = {
+        title: `${w} ${emoji.repeat(200 - w.length - 1)}`,
+        description,
+        keywords: emoji.repeat(500),
+        meta_description: emoji.repeat(1_000),
+      };
+      const tags = Array.from({ length: 20 }, (_, i) => `${w}${i} ${emoji.repeat(100 - `${w}${i} `.length)}`);
+      for (const tag of tags) expect([...tag]).toHaveLength(100);
+      expect([...fields.title]).toHaveLength(200);
+
+      const post = await alice.api.post('/posts', { json: { ...fields, tags: tags.join(','), publish: true } });
+      expect(post.status, post.text.slice(0, 300)).toBe(201);
+      expect(post.body).toMatchObject(fields);
       const read = await alice.api.get(`/posts/detail/${post.body.slug}`);
-      expect(read.status).toBe(200);
-      expect([...read.body.description]).toHaveLength(37_500);
+      expect(read.status, read.text.slice(0, 300)).toBe(200);
+      expect(read.body).toMatchObject(fields);
+      expect([...read.body.tags].sort()).toEqual([...tags].sort());
     });
   });
 

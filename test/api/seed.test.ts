@@ -88,6 +88,47 @@ describe('npm run seed', () => {
     expect(views.body[0].total_visitors).toBe(Math.max(...published.map((post) => post.visitors.length)));
   });
 
+  it('gives a tag and an author more posts than a small page, and every user drafts of their own', async () => {
+    const ada = await login(DEMO_USERS[0]!.username, DEMO_USERS[0]!.password);
+    const LINK = /^<([^>]+)>; rel="next"$/;
+    /** Every post of a list, five a page, following the Links. */
+    async function walk(path: string): Promise<{ pages: number; titles: string[] }> {
+      let response = await ada.get(path, { query: { page_size: '5' } });
+      const titles: string[] = [];
+      let pages = 0;
+      for (;;) {
+        expect(response.status, path).toBe(200);
+        expect(response.body.length, path).toBeLessThanOrEqual(5);
+        titles.push(...response.body.map((post: { title: string }) => post.title));
+        pages += 1;
+        const link = LINK.exec(response.headers.get('link') ?? '')?.[1];
+        if (!link) return { pages, titles };
+        response = await ada.get(link);
+      }
+    }
+
+    // The README's examples: GET /posts/tagged/serverless?page_size=5 and /posts/author/ada?page_size=5.
+    const serverless = await walk('/posts/tagged/serverless');
+    expect(serverless.pages).toBeGreaterThan(1);
+    expect(serverless.titles.sort()).toEqual(published.filter((post) => post.tags.includes('Serverless')).map((post) => post.title).sort());
+    const byAda = await walk('/posts/author/ada');
+    expect(byAda.pages).toBeGreaterThan(1);
+    expect(byAda.titles.sort()).toEqual(published.filter((post) => post.author === 'ada').map((post) => post.title).sort());
+
+    for (const user of DEMO_USERS) {
+      const client = await login(user.username, user.password);
+      const own = posts.filter((post) => post.author === user.username);
+      const drafts = own.filter((post) => !post.publish);
+      expect(drafts.length, user.username).toBeGreaterThan(0);
+      expect(own.length - drafts.length, user.username).toBeGreaterThan(5);
+      const mine = await client.get('/posts/me');
+      expect(mine.status).toBe(200);
+      expect(mine.body.map((post: { title: string }) => post.title).sort(), user.username).toEqual(own.map((post) => post.title).sort());
+      const onlyDrafts = await client.get('/posts/me', { query: { publish: 'false' } });
+      expect(onlyDrafts.body.map((post: { title: string }) => post.title).sort(), user.username).toEqual(drafts.map((post) => post.title).sort());
+    }
+  });
+
   it('makes drafts that only their authors see', async () => {
     const draft = posts.find((post) => !post.publish)!;
     const author = DEMO_USERS.find((user) => user.username === draft.author)!;

@@ -1,5 +1,8 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
+import { db } from '#lib/db/client.ts';
+import { keys } from '#lib/db/keys.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
 import { unique, type TestUser } from '../support/api.ts';
 import { EMPTY_PROFILE_FIELDS, PROFILE_FIELDS } from '../support/contract.ts';
@@ -140,6 +143,35 @@ describe('GET /users/detail/{username}', () => {
     expect(response.body).toEqual({ detail: 'Not found.' });
   });
 
+  it('answers a deactivated user\'s profile with 200, unchanged; the list leaves them out and their login is refused', async () => {
+    const viewer = await newUser('deacviewer');
+    const subject = await newUser('deactivated');
+    await subject.api.put(`/users/detail/${subject.username}`, { form: { display_name: 'Gone Soon', location: 'Lisbon' } });
+    const post = await subject.api.post('/posts', { form: { title: unique('Left behind '), description: 'still here', publish: 'true' } });
+    expect(post.status).toBe(201);
+    const before = await viewer.api.get(`/users/detail/${subject.username}`);
+    expect(before.body).toMatchObject({ display_name: 'Gone Soon', total_posts: 1 });
+
+    await deactivate(subject.username);
+
+    const response = await viewer.api.get(`/users/detail/${subject.username}`);
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body)).toEqual(PROFILE_FIELDS);
+    expect(response.body).toEqual(before.body);
+    // Their post stays published and names them as its author.
+    const read = await viewer.api.get(`/posts/detail/${post.body.slug}`);
+    expect(read.status).toBe(200);
+    expect(read.body.author).toBe(subject.username);
+
+    const listed = await viewer.api.get('/users', { query: { page_size: '100' } });
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((p: any) => p.user)).not.toContain(subject.username);
+    expect(listed.body.map((p: any) => p.user)).toContain(viewer.username);
+    const login = await api.client().post('/login', { json: { username: subject.username, password: subject.password } });
+    expect(login.status).toBe(400);
+    expect(login.body).toEqual({ non_field_errors: ['Unable to log in with provided credentials.'] });
+  });
+
   it('requires a valid token', async () => {
     const subject = await newUser('private');
     const none = await api.client().get(`/users/detail/${subject.username}`);
@@ -260,6 +292,41 @@ describe('PUT /users/detail/{username}', () => {
 
     expect((await owner.api.get(path)).body).toEqual(before.body);
     expect((await intruder.api.get(`/users/detail/${intruder.username}`)).body).toMatchObject(EMPTY_PROFILE_FIELDS);
+  });
+
+  it('refuses a deactivated user\'s profile to others with 403, as any profile not theirs, and changes nothing', async () => {
+    const intruder = await newUser('deacintruder');
+    const owner = await newUser('deacowner');
+    const path = `/users/detail/${owner.username}`;
+    await owner.api.put(path, { form: { display_name: 'Original' } });
+    await deactivate(owner.username);
+    const before = await intruder.api.get(path);
+
+    const response = await intruder.api.put(path, { json: { display_name: 'Hacked' } });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ detail: 'You are not owner of this profile!' });
+    expect((await intruder.api.get(path)).body).toEqual(before.body);
+    // The owner's own tokens went with the deactivation.
+    const own = await owner.api.put(path, { json: { display_name: 'Back' } });
+    expect(own.status).toBe(401);
+    expect(own.body).toEqual({ detail: 'Invalid token.' });
+  });
+
+  it('answers the owner of a profile being deactivated with 401, whose token awaits the sweep, and changes nothing', async () => {
+    // The state between the deactivation's transaction and its sweep of the tokens it could not
+    // hold: the profile is inactive while one of the owner's tokens is still stored.
+    const owner = await newUser('deacrace');
+    const viewer = await newUser('deacraceviewer');
+    const path = `/users/detail/${owner.username}`;
+    await db().send(
+      new UpdateCommand({ TableName: api.table, Key: keys.userProfile(owner.username), UpdateExpression: 'SET is_active = :false', ExpressionAttributeValues: { ':false': false } }),
+    );
+    const before = await viewer.api.get(path);
+    const response = await owner.api.put(path, { json: { location: 'Nowhere' } });
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ detail: 'Invalid token.' });
+    expect(response.headers.get('www-authenticate')).toBe('Token');
+    expect((await viewer.api.get(path)).body).toEqual(before.body);
   });
 
   it('answers an unknown username with 404', async () => {

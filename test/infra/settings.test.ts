@@ -97,12 +97,13 @@ describe('deploy settings', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 },
     });
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    // One per handler of the route table, plus the fallback.
-    expect(functions).toHaveLength(new Set(ROUTES.map((route) => route.handler)).size + 1);
-    for (const fn of functions) {
-      expect(fn.Properties.MemorySize).toBe(1024);
-      expect(fn.Properties.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('https://a.example,https://b.example');
-    }
+    // One per handler of the route table, the fallback, and the table's stream consumer (no HTTP, no CORS).
+    const handlers = new Set(ROUTES.map((route) => route.handler)).size;
+    expect(functions).toHaveLength(handlers + 2);
+    for (const fn of functions) expect(fn.Properties.MemorySize).toBe(1024);
+    const answering = functions.filter((fn) => fn.Properties.Environment.Variables.CORS_ALLOWED_ORIGINS !== undefined);
+    expect(answering).toHaveLength(handlers + 1);
+    for (const fn of answering) expect(fn.Properties.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('https://a.example,https://b.example');
     for (const logGroup of Object.values(template.findResources('AWS::Logs::LogGroup'))) {
       expect(logGroup.Properties.RetentionInDays).toBe(14);
     }

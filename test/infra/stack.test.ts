@@ -7,21 +7,24 @@ import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { Validations, type CfnElement } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildApp, type BuiltApp } from '../../infra/build.ts';
 import { ACKNOWLEDGMENT_REASONS, indexWildcardFindingId } from '../../infra/nag.ts';
-import { TABLE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
-import { ACCESS_LOG_FIELDS } from '../../infra/stack.ts';
+import { STREAM_READ_ACTIONS, TABLE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
+import { ACCESS_LOG_FIELDS, STREAM_FAILURE_RETENTION } from '../../infra/stack.ts';
+import { TABLE_STREAM_CONSUMER } from '../../infra/streams.ts';
 import { stackRouteKeys } from '../../infra/route-keys.ts';
 import { throttleTotals } from '../../infra/settings.ts';
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
 import { createUser } from '#lib/auth/create-account.ts';
-import { resetDb } from '#lib/db/client.ts';
+import { db, resetDb } from '#lib/db/client.ts';
+import { keys, postLists } from '#lib/db/keys.ts';
 import { createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/cors.ts';
-import { API_PREFIX, FALLBACK_HANDLER, ROUTES, routeKeys } from '#lib/routes.ts';
+import { API_PREFIX, FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '#lib/routes.ts';
 import { sourceDeployment } from '../../scripts/local/deployment.ts';
 import { templateDeployment } from '../../scripts/local/template-deployment.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
@@ -32,6 +35,10 @@ import { ensureTable } from '../../scripts/local/ensure-table.ts';
 const CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
 const HANDLERS = [...new Set(ROUTES.map((route) => route.handler)), FALLBACK_HANDLER];
+/** The table's stream consumer: a function like the others, invoked by its event source mapping. */
+const CONSUMER = TABLE_STREAM_CONSUMER.handler;
+/** Every function of the stack. */
+const ALL_HANDLERS = [...HANDLERS, CONSUMER];
 /** Handlers of routes that never touch the table (the API's documentation). */
 const TABLELESS = new Set(ROUTES.filter((route) => route.access === 'none').map((route) => route.handler));
 /** Files copied into a bundle besides index.mjs and its map. */
@@ -104,6 +111,9 @@ describe('table', () => {
     expect(byName(props.AttributeDefinitions)).toEqual(byName(definition.AttributeDefinitions!));
     expect(byName(props.GlobalSecondaryIndexes)).toEqual(byName(definition.GlobalSecondaryIndexes!));
     expect(props.BillingMode).toBe(definition.BillingMode);
+    // The stream of the definition: the view type is all CloudFormation takes (enabled by being there).
+    expect(definition.StreamSpecification?.StreamEnabled).toBe(true);
+    expect(props.StreamSpecification).toEqual({ StreamViewType: definition.StreamSpecification!.StreamViewType });
   });
 
   it('is on demand, recoverable, protected, retained, expiring by TTL and encrypted with the AWS managed key', () => {
@@ -158,8 +168,8 @@ describe('routes', () => {
     },
   );
 
-  it('is what the local gateway serves from source: the same routes, CORS settings, role policies and environment', () => {
-    const options = { tableName: 'local-table', region: 'us-east-1' };
+  it('is what the local gateway serves from source: the same routes, CORS settings, role policies, environment and stream mappings', () => {
+    const options = { tableName: 'local-table', region: 'us-east-1', streamArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/local-table/stream/label' };
     const synthesized = templateDeployment({ ...options, cdkOut: outdir, stackName: built.stack.stackName });
     const source = sourceDeployment({ ...options, allowedOrigins: String(CONTEXT.allowedOrigins).split(',') });
     expect(Object.fromEntries(synthesized.routes)).toEqual(Object.fromEntries(source.routes));
@@ -172,16 +182,23 @@ describe('routes', () => {
       expect(sorted(deployed.policy), name).toEqual(sorted(fn.policy));
       expect(deployed.environment, name).toEqual(fn.environment);
     }
+    expect(synthesized.eventSources).toEqual(source.eventSources);
+    const { handler, ...mapping } = TABLE_STREAM_CONSUMER;
+    expect(source.eventSources).toEqual([{ functionName: functionName(handler), streamArn: options.streamArn, ...mapping, onFailureDestination: true }]);
   });
 
   it('sends every other request to the fallback function', () => {
     expect(targetOf('$default')).toBe(functionLogicalId(FALLBACK_HANDLER));
   });
 
-  it('gives each operation its own function, each invocable by API Gateway', () => {
+  it('gives each operation its own function, each invocable by API Gateway, and the stream consumer one more', () => {
     const functions = ofType('AWS::Lambda::Function');
-    expect(functions).toHaveLength(HANDLERS.length);
-    expect(new Set(HANDLERS.map(functionLogicalId)).size).toBe(HANDLERS.length);
+    expect(functions).toHaveLength(ALL_HANDLERS.length);
+    expect(new Set(ALL_HANDLERS.map(functionLogicalId)).size).toBe(ALL_HANDLERS.length);
+    // Only its event source mapping invokes the consumer.
+    expect(
+      ofType('AWS::Lambda::Permission').filter(([, permission]) => permission.Properties.FunctionName['Fn::GetAtt']?.[0] === functionLogicalId(CONSUMER)),
+    ).toEqual([]);
     for (const handler of HANDLERS) {
       template.hasResourceProperties('AWS::Lambda::Permission', {
         Action: 'lambda:InvokeFunction',
@@ -192,7 +209,7 @@ describe('routes', () => {
   });
 
   it('bundles each function from its own handler file', () => {
-    for (const handler of HANDLERS) {
+    for (const handler of ALL_HANDLERS) {
       const map = JSON.parse(readFileSync(join(assetDir(handler), 'index.mjs.map'), 'utf8')) as { sources: string[] };
       const entries = map.sources.filter((source) => /(^|\/)functions\/.+\.ts$/.test(source));
       expect(entries, handler).toHaveLength(1);
@@ -202,17 +219,17 @@ describe('routes', () => {
 });
 
 describe('functions', () => {
-  it.each(HANDLERS)('%s: Node.js 22 on arm64, TABLE_NAME, source maps, memory and a log group with retention', (handler) => {
+  it.each(ALL_HANDLERS)('%s: Node.js 22 on arm64, TABLE_NAME, source maps, memory and a log group with retention', (handler) => {
     const fn = resources[functionLogicalId(handler)]!.Properties;
     expect(fn.Runtime).toBe('nodejs22.x');
     expect(fn.Architectures).toEqual(['arm64']);
     expect(fn.Handler).toBe('index.handler');
     expect(fn.MemorySize).toBe(CONTEXT.memorySize);
     expect(fn.Timeout).toBeGreaterThanOrEqual(5);
-    expect(fn.Environment.Variables).toMatchObject({
-      NODE_OPTIONS: '--enable-source-maps',
-      CORS_ALLOWED_ORIGINS: CONTEXT.allowedOrigins,
-    });
+    expect(fn.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps' });
+    // The API's functions answer with CORS headers; the stream consumer answers no one.
+    if (handler === CONSUMER) expect(fn.Environment.Variables.CORS_ALLOWED_ORIGINS).toBeUndefined();
+    else expect(fn.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe(CONTEXT.allowedOrigins);
     // Only the functions that use the table are told its name.
     if (TABLELESS.has(handler)) expect(fn.Environment.Variables.TABLE_NAME).toBeUndefined();
     else expect(fn.Environment.Variables.TABLE_NAME).toEqual({ Ref: tableLogicalId() });
@@ -226,7 +243,7 @@ describe('functions', () => {
   });
 
   it('are bundled as minified ESM with source maps and the AWS SDK inside', async () => {
-    for (const handler of HANDLERS) {
+    for (const handler of ALL_HANDLERS) {
       const dir = assetDir(handler);
       const files = readdirSync(dir, { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile())
@@ -354,18 +371,53 @@ describe('functions', () => {
     const after = await check(event('GET', `${API_PREFIX}/auth`, { routeKey: `GET ${API_PREFIX}/auth`, headers: authorization }), {});
     expect(after.statusCode).toBe(401);
   });
+
+  it("remove a deleted post's visits from the stream consumer's bundle against DynamoDB (Local), twice harmlessly", async () => {
+    process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
+    process.env.TABLE_NAME = `test-infra-${randomUUID().slice(0, 8)}`;
+    resetDb();
+    await ensureTable(process.env.TABLE_NAME);
+    const postId = randomUUID();
+    for (const reader of [1, 2, 3]) await db().send(new PutCommand({ TableName: process.env.TABLE_NAME, Item: { ...keys.visit(postId, reader), post_id: postId } }));
+    const entry = { PK: { S: keys.postEntry(postId, postLists.mine).PK }, SK: { S: postLists.mine } };
+    const record = (sequence: string, eventName: string, images: Record<string, unknown>) => ({
+      eventID: randomUUID(),
+      eventName,
+      eventVersion: '1.1',
+      eventSource: 'aws:dynamodb',
+      awsRegion: 'us-east-1',
+      dynamodb: { ApproximateCreationDateTime: Math.floor(Date.now() / 1000), Keys: entry, ...images, SequenceNumber: sequence, SizeBytes: 60, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      eventSourceARN: `arn:aws:dynamodb:us-east-1:000000000000:table/${process.env.TABLE_NAME}/stream/label`,
+    });
+    const removed = { Records: [record('100', 'INSERT', { NewImage: { ...entry, post_id: { S: postId } } }), record('101', 'REMOVE', { OldImage: { ...entry, post_id: { S: postId } } })] };
+    const consumer = (await import(pathToFileURL(join(assetDir(CONSUMER), 'index.mjs')).href)) as { handler: (event: unknown, context: unknown) => Promise<unknown> };
+    const visits = () => db().send(new QueryCommand({ TableName: process.env.TABLE_NAME, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) } }));
+    expect((await visits()).Items).toHaveLength(3);
+    for (let i = 0; i < 2; i++) {
+      expect(await consumer.handler(removed, {})).toEqual({ batchItemFailures: [] });
+      expect((await visits()).Items).toEqual([]);
+    }
+    // A record it cannot read is the batch's item failure, and what came before it is done.
+    const broken = { Records: [removed.Records[0], { ...removed.Records[1], dynamodb: { SequenceNumber: '102' } }] };
+    vi.stubEnv('LOG_LEVEL', 'silent'); // its error line is expected
+    try {
+      expect(await consumer.handler(broken, {})).toEqual({ batchItemFailures: [{ itemIdentifier: '102' }] });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
 });
 
 describe('least privilege', () => {
-  it('declares the table access of exactly the routes that use the table', () => {
+  it('declares the table access of exactly the routes that use the table, and of the stream consumer', () => {
     const tableUsers = ROUTES.filter((route) => route.access !== 'none').map((route) => route.handler);
-    expect(Object.keys(TABLE_ACCESS).sort()).toEqual(tableUsers.sort());
+    expect(Object.keys(TABLE_ACCESS).sort()).toEqual([...tableUsers, CONSUMER].sort());
   });
 
   it('treats exactly the listed operations as read-only', () => {
     const readOnly = ROUTES.filter((route) => route.access === 'read').map((route) => `${route.method} ${route.path}`);
     expect(readOnly.sort()).toEqual(
-      ['GET /auth', 'GET /users', 'GET /users/detail/{username}', 'GET /tags', 'GET /tags/detail/{slug}', 'GET /posts'].sort(),
+      ['GET /auth', 'GET /users', 'GET /users/detail/{username}', 'GET /tags', 'GET /tags/detail/{slug}', 'GET /posts', 'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me'].sort(),
     );
   });
 
@@ -409,16 +461,78 @@ describe('least privilege', () => {
     expect([...TABLELESS].sort()).toEqual(['docs/asset', 'docs/openapi', 'docs/page']);
   });
 
-  it('has no wildcard action and no wildcard resource except the table indexes', () => {
+  it("has no wildcard action and no wildcard resource except the table indexes and the stream consumer's ListStreams", () => {
     for (const [id, policy] of ofType('AWS::IAM::Policy')) {
       for (const statement of policy.Properties.PolicyDocument.Statement) {
         for (const action of [statement.Action].flat()) expect(action, id).not.toContain('*');
         for (const resource of [statement.Resource].flat()) {
           const text = JSON.stringify(resource);
-          if (text.includes('*')) expect(text, id).toContain('/index/*');
+          if (text === '"*"') {
+            expect(policy.Properties.Roles, id).toEqual([{ Ref: roleLogicalId(CONSUMER) }]);
+            expect(statement.Action, id).toEqual('dynamodb:ListStreams');
+          } else if (text.includes('*')) expect(text, id).toContain('/index/*');
         }
       }
     }
+  });
+});
+
+describe('stream consumer', () => {
+  const mappingOf = () => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(1);
+    return mappings[0]![1].Properties;
+  };
+  const queueLogicalId = () => logicalId(built.stack.streamFailures.node.defaultChild as CfnElement);
+
+  it("reads the table's stream with the settings of infra/streams.ts: small batches from TRIM_HORIZON, split on error, bounded retries, partial batch responses", () => {
+    expect(mappingOf()).toEqual({
+      FunctionName: { Ref: functionLogicalId(CONSUMER) },
+      EventSourceArn: { 'Fn::GetAtt': [tableLogicalId(), 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: TABLE_STREAM_CONSUMER.batchSize,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: TABLE_STREAM_CONSUMER.retryAttempts,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueLogicalId(), 'Arn'] } } },
+    });
+    expect(TABLE_STREAM_CONSUMER.batchSize).toBeLessThanOrEqual(10);
+    expect(TABLE_STREAM_CONSUMER.retryAttempts).toBeGreaterThanOrEqual(1);
+  });
+
+  it('sends a batch it gives up on to an SQS queue, encrypted, refusing requests without TLS', () => {
+    const queue = resources[queueLogicalId()]!;
+    expect(queue.Type).toBe('AWS::SQS::Queue');
+    expect(queue.Properties).toEqual({ SqsManagedSseEnabled: true, MessageRetentionPeriod: STREAM_FAILURE_RETENTION.toSeconds() });
+    const policies = ofType('AWS::SQS::QueuePolicy').filter(([, policy]) => policy.Properties.Queues.some((q: { Ref?: string }) => q.Ref === queueLogicalId()));
+    expect(policies).toHaveLength(1);
+    expect(policies[0]![1].Properties.PolicyDocument.Statement).toEqual([
+      {
+        Action: 'sqs:*',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Resource: { 'Fn::GetAtt': [queueLogicalId(), 'Arn'] },
+      },
+    ]);
+  });
+
+  it('may do exactly what its code and its event source need: Query and BatchWriteItem on the table, read the stream, send to its queue, write its logs', () => {
+    const statements = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => policy.Properties.Roles.some((r: { Ref?: string }) => r.Ref === roleLogicalId(CONSUMER)))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown }[]);
+    const byResource = Object.fromEntries(statements.map((statement) => [JSON.stringify(statement.Resource), [statement.Action].flat().sort()]));
+    const logGroup = resources[functionLogicalId(CONSUMER)]!.Properties.LoggingConfig.LogGroup.Ref as string;
+    expect(statements.every((statement) => statement.Effect === 'Allow')).toBe(true);
+    expect(statements).toHaveLength(5);
+    expect(byResource).toEqual({
+      [JSON.stringify({ 'Fn::GetAtt': [tableLogicalId(), 'Arn'] })]: iamActions(TABLE_ACCESS[CONSUMER]!.table).sort(),
+      [JSON.stringify({ 'Fn::GetAtt': [tableLogicalId(), 'StreamArn'] })]: STREAM_READ_ACTIONS.stream.map((action) => `dynamodb:${action}`).sort(),
+      [JSON.stringify('*')]: STREAM_READ_ACTIONS.anyResource.map((action) => `dynamodb:${action}`),
+      [JSON.stringify({ 'Fn::GetAtt': [queueLogicalId(), 'Arn'] })]: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
+      [JSON.stringify({ 'Fn::GetAtt': [logGroup, 'Arn'] })]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+    });
+    expect(TABLE_ACCESS[CONSUMER]).toEqual({ table: ['Query', 'BatchWriteItem'], indexes: [] });
   });
 });
 
@@ -511,6 +625,9 @@ describe('checks', () => {
       'AwsSolutions-L1': ACKNOWLEDGMENT_REASONS.runtimeVersion,
       'AwsSolutions-APIG4': ACKNOWLEDGMENT_REASONS.noAuthorizer,
       [indexWildcardFindingId(built.stack.table.node.defaultChild as CfnElement)]: ACKNOWLEDGMENT_REASONS.indexWildcard,
+      // The stream consumer's ListStreams on "*" and its on-failure queue, which is a dead-letter queue itself.
+      'AwsSolutions-IAM5[Resource::*]': ACKNOWLEDGMENT_REASONS.streamListing,
+      'AwsSolutions-SQS3': ACKNOWLEDGMENT_REASONS.onFailureQueue,
     });
   });
 

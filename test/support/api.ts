@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { expect, inject } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
+import { awsRegion } from '#lib/config.ts';
 import { resetDb } from '#lib/db/client.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../../scripts/local/server.ts';
+import { startStreamPollers, type StreamPollers } from '../../scripts/local/stream-poller.ts';
 import { responseValidator } from './openapi.ts';
 
 // Each test file gets its own table in the shared DynamoDB Local and its own local gateway
 // (the code path `npm start` uses), and talks to it over HTTP. With API_TARGET=bundles
 // (npm run test:bundles) the gateway serves the bundles of cdk.out under their roles, as
-// `npm start -- --bundles` does, on LAMBDA_NODE when it is set. Every response an ApiClient
+// `npm start -- --bundles` does, on LAMBDA_NODE when it is set; as in `npm start`, the stream
+// poller feeds the table's stream to its consumer (docs/streams.md). Every response an ApiClient
 // receives is checked against the OpenAPI document (test/support/openapi.ts): a response the
 // document does not describe fails the test that got it.
 
@@ -17,6 +20,8 @@ export interface TestApi {
   url: string;
   table: string;
   server: RunningServer;
+  /** The stream poller feeding the table's stream consumer (none with `streams: false`). */
+  streams?: StreamPollers;
   client(token?: string): ApiClient;
   /** Creates an account (as the admin CLI does) and logs it in over HTTP. */
   user(prefix?: string, password?: string): Promise<TestUser>;
@@ -124,7 +129,12 @@ export function targetOptions(): Pick<ServerOptions, 'target' | 'cdkOut' | 'node
   return { target: 'bundles', cdkOut: process.env.CDK_OUT ?? 'cdk.out', ...(process.env.LAMBDA_NODE ? { node: process.env.LAMBDA_NODE } : {}) };
 }
 
-export async function startApi(options: Partial<ServerOptions> = {}): Promise<TestApi> {
+export interface ApiOptions extends Partial<ServerOptions> {
+  /** Run the stream poller (default true): the table's stream consumer reacts as deployed. */
+  streams?: boolean;
+}
+
+export async function startApi({ streams = true, ...options }: ApiOptions = {}): Promise<TestApi> {
   const table = `test-${randomUUID().slice(0, 8)}`;
   // Handlers run from source read TABLE_NAME when called: closing this API gives the process back
   // the table of the API started before it.
@@ -134,11 +144,19 @@ export async function startApi(options: Partial<ServerOptions> = {}): Promise<Te
   resetDb();
   await ensureTable(table);
   const server: RunningServer = await startServer({ port: 0, ...targetOptions(), ...options });
+  let pollers: StreamPollers | undefined;
+  try {
+    if (streams) pollers = await startStreamPollers({ server, tableName: table, region: awsRegion() });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
   const client = (token?: string) => new ApiClient(server.url, token);
   return {
     url: server.url,
     table,
     server,
+    ...(pollers ? { streams: pollers } : {}),
     client,
     async user(prefix = 'user', password = 'correct horse battery') {
       const username = unique(prefix);
@@ -149,6 +167,7 @@ export async function startApi(options: Partial<ServerOptions> = {}): Promise<Te
       return { username, password, id, token, api: client(token) };
     },
     close: async () => {
+      await pollers?.stop();
       await server.close();
       if (previousTable !== undefined) process.env.TABLE_NAME = previousTable;
     },

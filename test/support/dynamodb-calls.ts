@@ -1,4 +1,4 @@
-import { attachMeter } from '../../scripts/bench/meter.ts';
+import { attachMeter, type Usage } from '../../scripts/bench/meter.ts';
 
 // Counts the DynamoDB calls of the in-process local server, by operation (GetItem, Query, ...):
 // the same meter the benchmark uses.
@@ -6,6 +6,8 @@ import { attachMeter } from '../../scripts/bench/meter.ts';
 export interface CallCounter {
   /** Runs `action` and returns the calls it made, by operation. */
   measure(action: () => Promise<unknown>): Promise<Record<string, number>>;
+  /** Runs `action` and returns its calls, sequential round trips and consumed capacity. */
+  usage(action: () => Promise<unknown>): Promise<Usage>;
   detach(): void;
 }
 
@@ -13,6 +15,7 @@ export function countDynamoDbCalls(): CallCounter {
   const meter = attachMeter();
   return {
     measure: async (action) => (await meter.measure(action)).calls,
+    usage: (action) => meter.measure(action),
     detach: () => meter.detach(),
   };
 }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { ServerOptions } from '../../scripts/local/server.ts';
-import { startApi, type TestApi, type TestUser } from './api.ts';
+import { startApi, type ApiOptions, type TestApi, type TestUser } from './api.ts';
 
 // The API of a test file (or of a describe block) and its usual users, in one call:
 //
@@ -19,7 +18,7 @@ export interface UserSpec {
   password?: string;
 }
 
-export interface ApiFixtureOptions<Name extends string> extends Partial<ServerOptions> {
+export interface ApiFixtureOptions<Name extends string> extends ApiOptions {
   /** Users by name: `['alice', 'bob']`, or `{ alice: 'fault_a' }` (prefix) or `{ alice: { prefix, password } }`. */
   users?: readonly Name[] | Readonly<Record<Name, string | UserSpec>>;
 }

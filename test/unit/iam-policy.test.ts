@@ -25,6 +25,21 @@ describe('requiredPermissions', () => {
     ]);
   });
 
+  it("needs the stream reads on the stream, written with the region (DynamoDB Local's ARNs say ddblocal)", () => {
+    const local = 'arn:aws:dynamodb:ddblocal:000000000000:table/posts/stream/2026-01-01T00:00:00.000';
+    const stream = `${TABLE}/stream/2026-01-01T00:00:00.000`;
+    expect(requiredPermissions('DescribeStream', { StreamArn: local }, REGION)).toEqual([{ action: 'dynamodb:DescribeStream', resource: stream }]);
+    expect(requiredPermissions('GetShardIterator', { StreamArn: local, ShardId: 'x' }, REGION)).toEqual([{ action: 'dynamodb:GetShardIterator', resource: stream }]);
+    // An iterator of DynamoDB Local names its stream; one that does not needs the read on anything.
+    expect(requiredPermissions('GetRecords', { ShardIterator: `${local}|001|c2hhcmQ=` }, REGION)).toEqual([{ action: 'dynamodb:GetRecords', resource: stream }]);
+    expect(requiredPermissions('GetRecords', { ShardIterator: 'opaque' }, REGION)).toEqual([{ action: 'dynamodb:GetRecords', resource: '*' }]);
+    expect(requiredPermissions('ListStreams', { TableName: 'posts' }, REGION)).toEqual([{ action: 'dynamodb:ListStreams', resource: '*' }]);
+    // A grant on the stream covers its reads, and only its.
+    const grant = [{ actions: ['dynamodb:GetRecords'], resources: [stream] }];
+    expect(deniedPermission(grant, requiredPermissions('GetRecords', { ShardIterator: `${local}|001|x` }, REGION))).toBeUndefined();
+    expect(deniedPermission(grant, requiredPermissions('GetRecords', { ShardIterator: 'opaque' }, REGION))).toBeDefined();
+  });
+
   it('needs the action of each item of a transaction, and none for the transaction', () => {
     const body = {
       TransactItems: [

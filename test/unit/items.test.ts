@@ -1,75 +1,243 @@
 import { describe, expect, it } from 'vitest';
-import { postFromItem, postToApi, postToItem } from '#lib/posts/post.ts';
+import { INDEXES, POST_ENTRY_PROJECTION } from '#lib/db/table.ts';
+import { postEntries } from '#lib/posts/entries.ts';
+import { postFromItems, postStatsItem, postTextItem, postToApi, searchText, type PostRecord } from '#lib/posts/post.ts';
 import { newTagWrites, tagToApi } from '#lib/tags/tag.ts';
 import { newProfileItem, PROFILE_FIELDS, profileKey, profileToApi } from '#lib/users/profile.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import { EMPTY_PROFILE_FIELDS, POST_FIELDS, PROFILE_FIELDS as PROFILE_API_FIELDS, TAG_FIELDS } from '../support/contract.ts';
 import { CREATED, MODIFIED, POST_ID as ID, postRecord as post, useTableName } from './records.ts';
 
-// How the post, profile and tag entities become items and API bodies: keys, list-index keys,
-// round trips and the contract's field order, on values made here (no database).
+// How the post, profile and tag entities become items and API bodies: keys, list entries, round
+// trips and the contract's field order, on values made here (no database).
 
 const TABLE = 'unit-items';
 useTableName(TABLE);
 
-const LIST_INDEX_KEYS = ['GSI1PK', 'GSI1SK', 'ViewsSK', 'VotesSK', 'ActiveSK', 'FeaturedPK'];
+const COUNTERS = ['rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites'] as const;
 
-describe('postToItem', () => {
-  it('stores a published post under its slug with its fields, its search text and the list-index keys', () => {
-    const record = post();
-    expect(postToItem(record)).toEqual({
+/** The record without its counters and version: what the text item holds besides its key. */
+function textFields(record: PostRecord): Record<string, unknown> {
+  const fields: Record<string, unknown> = { ...record };
+  for (const name of [...COUNTERS, 'version']) delete fields[name];
+  return fields;
+}
+
+const RECORDS: [string, PostRecord][] = [
+  ['published', post()],
+  ['published and featured', post({ is_featured: true })],
+  ['a draft', post({ publish: false, keywords: null, meta_description: 'About it' })],
+  ['a featured draft', post({ publish: false, is_featured: true })],
+  ['a draft without tags', post({ publish: false, tags: [], tag_slugs: [] })],
+  ['published without tags, counters at 0', post({ tags: [], tag_slugs: [], rating_likes: 0, rating_dislikes: 0, total_visitors: 0, total_favorites: 0, version: 1 })],
+];
+
+describe('postTextItem', () => {
+  it('stores every field but the counters and the version under POST#<slug> / POST', () => {
+    expect(postTextItem(post())).toEqual({
       PK: 'POST#hello-world-2',
       SK: 'POST',
-      ...record,
-      search: 'hello world\u0000some **markdown**.\u0000go, rust\u0000',
-      GSI1PK: 'POSTS',
-      GSI1SK: `${CREATED}#${ID}`,
-      ViewsSK: `000000000012#${CREATED}#${ID}`,
-      VotesSK: `000000000003#${CREATED}#${ID}`,
-      ActiveSK: `${MODIFIED}#${CREATED}#${ID}`,
+      id: ID,
+      slug: 'hello-world-2',
+      slug_base: 'hello-world',
+      author: 'alice',
+      author_id: 7,
+      title: 'Hello World',
+      description: 'Some **Markdown**.',
+      created: CREATED,
+      modified: MODIFIED,
+      publish: true,
+      is_featured: false,
+      tags: ['Go', 'Rust'],
+      tag_slugs: ['go', 'rust'],
+      keywords: 'Go, Rust',
+      meta_description: null,
     });
   });
 
-  it('adds the featured partition only to a published featured post', () => {
-    const item = postToItem(post({ is_featured: true }));
-    expect(item.FeaturedPK).toBe('FEATURED');
-    // The featured index sorts by the same key as the list: newest first.
-    expect(item.GSI1SK).toBe(`${CREATED}#${ID}`);
-    expect(postToItem(post())).not.toHaveProperty('FeaturedPK');
+  it.each(RECORDS)('holds no counter, version or list key: %s', (_, record) => {
+    expect(postTextItem(record)).toEqual({ PK: `POST#${record.slug}`, SK: 'POST', ...textFields(record) });
   });
 
-  it('carries no list-index key while a draft, featured or not', () => {
-    for (const record of [post({ publish: false }), post({ publish: false, is_featured: true })]) {
-      const item = postToItem(record);
-      for (const key of LIST_INDEX_KEYS) expect(item, key).not.toHaveProperty(key);
-      expect(item).toMatchObject({ PK: 'POST#hello-world-2', SK: 'POST', publish: false, search: expect.any(String) });
-    }
-  });
-
-  it('pads the counters of the sort keys so that they order as numbers', () => {
-    const keysOf = (likes: number, visitors: number) => postToItem(post({ rating_likes: likes, total_visitors: visitors })) as Record<string, string>;
-    expect(keysOf(9, 9).VotesSK! < keysOf(10, 10).VotesSK!).toBe(true);
-    expect(keysOf(9, 9).ViewsSK! < keysOf(10, 10).ViewsSK!).toBe(true);
-    expect(keysOf(0, 123_456).ViewsSK).toBe(`000000123456#${CREATED}#${ID}`);
+  it('is the same item whatever the counters and the version are', () => {
+    expect(postTextItem(post({ rating_likes: 99, rating_dislikes: 5, total_visitors: 1234, total_favorites: 7, version: 40 }))).toEqual(postTextItem(post()));
   });
 });
 
-describe('postFromItem', () => {
-  it.each([
-    ['published', post()],
-    ['published and featured', post({ is_featured: true })],
-    ['a draft', post({ publish: false, keywords: null, meta_description: 'About it' })],
-    ['a draft without tags', post({ publish: false, tags: [], tag_slugs: [] })],
-  ])('gives back the record postToItem stored: %s', (_, record) => {
-    expect(postFromItem(postToItem(record))).toEqual(record);
+describe('postStatsItem', () => {
+  it("holds only the counters, the version and the post's id, under POST#<slug> / STATS", () => {
+    expect(postStatsItem(post())).toEqual({
+      PK: 'POST#hello-world-2',
+      SK: 'STATS',
+      post_id: ID,
+      rating_likes: 3,
+      rating_dislikes: 1,
+      total_visitors: 12,
+      total_favorites: 2,
+      version: 4,
+    });
   });
 
-  it('reads missing counters as 0, missing tags as none and missing optional texts as null', () => {
-    const { PK, SK, id, slug, slug_base, author, author_id, title, description, created, modified } = postToItem(post());
-    const sparse = { PK, SK, id, slug, slug_base, author, author_id, title, description, created, modified };
-    expect(postFromItem(sparse)).toEqual(
-      post({ publish: false, tags: [], tag_slugs: [], keywords: null, rating_likes: 0, rating_dislikes: 0, total_visitors: 0, total_favorites: 0, version: 0 }),
+  it('is the same item whatever the text, the tags, publish and is_featured are', () => {
+    const edited = post({ title: 'Other', description: 'Other.', modified: CREATED, publish: false, is_featured: true, tags: [], tag_slugs: [], keywords: null });
+    expect(postStatsItem(edited)).toEqual(postStatsItem(post()));
+  });
+
+  it('sits in the same partition as the text item, under another sort key', () => {
+    const text = postTextItem(post());
+    const stats = postStatsItem(post());
+    expect(stats.PK).toBe(text.PK);
+    expect(stats.SK).not.toBe(text.SK);
+  });
+});
+
+describe('postFromItems', () => {
+  it.each(RECORDS)('gives back the record its text and stats items store: %s', (_, record) => {
+    expect(postFromItems(postTextItem(record), postStatsItem(record))).toEqual(record);
+  });
+
+  it('is undefined when the text or the stats item is missing', () => {
+    expect(postFromItems(undefined, postStatsItem(post()))).toBeUndefined();
+    expect(postFromItems(postTextItem(post()), undefined)).toBeUndefined();
+    expect(postFromItems(undefined, undefined)).toBeUndefined();
+  });
+
+  it("is undefined when the stats belong to another post than the text (a slug reused after a rename or delete)", () => {
+    const other = post({ id: 'b0c1e2f3-0000-4000-8000-000000000002' });
+    expect(postFromItems(postTextItem(post()), postStatsItem(other))).toBeUndefined();
+    expect(postFromItems(postTextItem(other), postStatsItem(post()))).toBeUndefined();
+    const withoutId = postStatsItem(post());
+    delete withoutId.post_id;
+    expect(postFromItems(postTextItem(post()), withoutId)).toBeUndefined();
+  });
+
+  it('reads missing counters and version as 0, missing tags as none, missing publish and featured as false and missing optional texts as null', () => {
+    const { PK, SK, id, slug, slug_base, author, author_id, title, description, created, modified } = postTextItem(post());
+    const sparseText = { PK, SK, id, slug, slug_base, author, author_id, title, description, created, modified };
+    const sparseStats = { PK, SK: 'STATS', post_id: id };
+    expect(postFromItems(sparseText, sparseStats)).toEqual(
+      post({
+        publish: false,
+        is_featured: false,
+        tags: [],
+        tag_slugs: [],
+        keywords: null,
+        meta_description: null,
+        rating_likes: 0,
+        rating_dislikes: 0,
+        total_visitors: 0,
+        total_favorites: 0,
+        version: 0,
+      }),
     );
+  });
+
+  it('takes the counters and the version from the stats item only', () => {
+    // A text item written by hand with stale counters: the stats item is what counts.
+    const text = { ...postTextItem(post()), total_visitors: 999, version: 1 };
+    expect(postFromItems(text, postStatsItem(post()))).toEqual(post());
+  });
+});
+
+describe('searchText', () => {
+  it('is title, description, keywords and meta description, lower-cased, separated by NUL', () => {
+    expect(searchText(post())).toBe('hello world\u0000some **markdown**.\u0000go, rust\u0000');
+    expect(searchText(post({ keywords: null, meta_description: 'About IT' }))).toBe('hello world\u0000some **markdown**.\u0000\u0000about it');
+  });
+});
+
+// The four post indexes share their partition key and projection; an entry carries all four sort keys.
+const POST_INDEXES = [INDEXES.postsByCreated, INDEXES.postsByViews, INDEXES.postsByVotes, INDEXES.postsByActive];
+
+/** The entries of a post by their sort key (the list they stand for). */
+const byList = (record: PostRecord) => new Map(postEntries(record).map((entry) => [String(entry.SK), entry]));
+
+describe('postEntries', () => {
+  it('gives a draft, featured or not, only its MINE entry', () => {
+    for (const record of [post({ publish: false }), post({ publish: false, is_featured: true })]) {
+      expect([...byList(record).keys()]).toEqual(['MINE']);
+    }
+  });
+
+  it('gives a published post MINE, AUTHORED, POSTS and one TAGGED#<slug> per tag', () => {
+    expect([...byList(post()).keys()].sort()).toEqual(['AUTHORED', 'MINE', 'POSTS', 'TAGGED#go', 'TAGGED#rust']);
+    expect([...byList(post({ tags: [], tag_slugs: [] })).keys()].sort()).toEqual(['AUTHORED', 'MINE', 'POSTS']);
+  });
+
+  it('adds FEATURED only to a published featured post', () => {
+    expect([...byList(post({ is_featured: true })).keys()].sort()).toEqual(['AUTHORED', 'FEATURED', 'MINE', 'POSTS', 'TAGGED#go', 'TAGGED#rust']);
+    expect(byList(post()).has('FEATURED')).toBe(false);
+    expect(byList(post({ publish: false, is_featured: true })).has('FEATURED')).toBe(false);
+  });
+
+  it("keys every entry by the post's id, and puts it in its list's partition", () => {
+    const entries = byList(post({ is_featured: true }));
+    for (const [list, entry] of entries) expect(entry.PK, list).toBe(`ENTRY#${ID}`);
+    expect(Object.fromEntries([...entries].map(([list, entry]) => [list, entry.ListPK]))).toEqual({
+      // MINE by the author's id (what a token names), AUTHORED by the username (what the path names).
+      MINE: 'MINE#000000000007',
+      AUTHORED: 'AUTHORED#alice',
+      POSTS: 'POSTS',
+      FEATURED: 'FEATURED',
+      'TAGGED#go': 'TAGGED#go',
+      'TAGGED#rust': 'TAGGED#rust',
+    });
+  });
+
+  it("partitions MINE by the author's id and AUTHORED by the username, whatever the other is", () => {
+    const entries = byList(post({ author: 'bob', author_id: 123_456 }));
+    expect(entries.get('MINE')!.ListPK).toBe('MINE#000000123456');
+    expect(entries.get('AUTHORED')!.ListPK).toBe('AUTHORED#bob');
+  });
+
+  it("carries the four sort keys and what finds and filters the post, the same in every list", () => {
+    const record = post({ is_featured: true });
+    for (const [list, entry] of byList(record)) {
+      expect(entry, list).toEqual({
+        PK: `ENTRY#${ID}`,
+        SK: list,
+        ListPK: expect.any(String),
+        CreatedSK: `${CREATED}#${ID}`,
+        ViewsSK: `000000000012#${CREATED}#${ID}`,
+        VotesSK: `000000000003#${CREATED}#${ID}`,
+        ActiveSK: `${MODIFIED}#${CREATED}#${ID}`,
+        slug: 'hello-world-2',
+        post_id: ID,
+        is_featured: true,
+        publish: true,
+      });
+    }
+  });
+
+  it("holds exactly the post indexes' keys and projection: nothing the index would not return", () => {
+    for (const index of POST_INDEXES) expect(index.projection, index.name).toEqual(POST_ENTRY_PROJECTION);
+    const indexKeys = POST_INDEXES.flatMap((index) => [index.partitionKey, index.sortKey]);
+    const expected = [...new Set(['PK', 'SK', ...indexKeys, ...POST_ENTRY_PROJECTION])].sort();
+    for (const record of [post(), post({ is_featured: true }), post({ publish: false })]) {
+      for (const [list, entry] of byList(record)) expect(Object.keys(entry).sort(), list).toEqual(expected);
+    }
+  });
+
+  it("a draft's MINE entry says it is unpublished (lists filter on it)", () => {
+    expect(byList(post({ publish: false, is_featured: true })).get('MINE')).toMatchObject({ publish: false, is_featured: true, slug: 'hello-world-2' });
+  });
+
+  it('pads the counters of the sort keys so that they order as numbers', () => {
+    const entryOf = (likes: number, visitors: number) => byList(post({ rating_likes: likes, total_visitors: visitors })).get('POSTS')!;
+    const ordered = [0, 9, 10, 99, 100, 123_456];
+    const views = ordered.map((n) => String(entryOf(0, n).ViewsSK));
+    const votes = ordered.map((n) => String(entryOf(n, 0).VotesSK));
+    expect([...views].sort()).toEqual(views);
+    expect([...votes].sort()).toEqual(votes);
+    expect(entryOf(0, 123_456).ViewsSK).toBe(`000000123456#${CREATED}#${ID}`);
+    expect(entryOf(42, 0).VotesSK).toBe(`000000000042#${CREATED}#${ID}`);
+  });
+
+  it('moves ActiveSK with modified, and CreatedSK with nothing but created', () => {
+    const later = '2026-03-01T00:00:00.000000+00:00';
+    const entry = byList(post({ modified: later, total_visitors: 50, rating_likes: 8 })).get('POSTS')!;
+    expect(entry.ActiveSK).toBe(`${later}#${CREATED}#${ID}`);
+    expect(entry.CreatedSK).toBe(`${CREATED}#${ID}`);
   });
 });
 
@@ -96,9 +264,9 @@ describe('postToApi', () => {
     });
   });
 
-  it('is the same for a post read back from its item', () => {
+  it('is the same for a post read back from its text and stats items', () => {
     const record = post({ publish: false });
-    expect(JSON.stringify(postToApi(postFromItem(postToItem(record))))).toBe(JSON.stringify(postToApi(record)));
+    expect(JSON.stringify(postToApi(postFromItems(postTextItem(record), postStatsItem(record))!))).toBe(JSON.stringify(postToApi(record)));
   });
 });
 

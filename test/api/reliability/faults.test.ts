@@ -6,7 +6,7 @@ import { unique, type ApiResponse, type TestUser } from '../../support/api.ts';
 import { useApi } from '../../support/fixture.ts';
 import { installFaults, prng, TRANSIENT_FAULTS, type FaultInjector, type FaultKind } from '../../support/faults.ts';
 import { rawRequest, type RawRequest, type RawResponse } from './raw-http.ts';
-import { invariantProblems, median, recordFigures, scanTable, tableDiff, tally, type Item } from './table.ts';
+import { invariantProblems, median, recordFigures, scanTable, settledTable, tableDiff, tally, type Item } from './table.ts';
 
 // DynamoDB faults injected under the real client (test/support/faults.ts): throttling
 // (ProvisionedThroughputExceededException, ThrottlingException), TransactionCanceledException with
@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 async function expectConsistent(context: string, options: Parameters<typeof invariantProblems>[1] = {}): Promise<Item[]> {
-  const items = await scanTable(api.table);
+  const items = await settledTable(api.table);
   figures.tableChecks += 1;
   expect(invariantProblems(items, options), context).toEqual([]);
   return items;
@@ -356,7 +356,7 @@ describe('random faults under concurrent load', () => {
     // out): then its post's visits were not cleaned up. They are unreachable (keyed by the
     // deleted post's id, never reused) and counted nowhere; any other orphan is a bug.
     const ambiguous = new Set(outcomes.filter((o) => o.label.startsWith('delete ') && o.response.status === 503).map((o) => idBySlug.get(o.slug!)));
-    const items = await scanTable(api.table);
+    const items = await settledTable(api.table);
     figures.tableChecks += 1;
     const problems = invariantProblems(items, { liveTokens: tokens });
     const orphanOfAmbiguous = (problem: string) => [...ambiguous].some((id) => id && problem.startsWith(`orphan visit VISIT#${id} `));

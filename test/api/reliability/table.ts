@@ -3,8 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#lib/db/client.ts';
-import { padCounter } from '#lib/db/keys.ts';
-import { INDEXES } from '#lib/db/table.ts';
+import { postEntries } from '#lib/posts/entries.ts';
+import { postFromItems } from '#lib/posts/post.ts';
 import { hashToken } from '#lib/auth/tokens.ts';
 
 // Helpers for the reliability and security suites: read the whole table without going through
@@ -66,7 +66,7 @@ export interface InvariantOptions {
   liveTokens?: string[];
 }
 
-const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'VISIT#', 'COUNTER#'];
+const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#'];
 
 /**
  * Recomputes every counter from the base items and checks every link, claim and index key of the
@@ -78,7 +78,9 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
   for (const item of items) {
     if (!KNOWN_PREFIXES.some((prefix) => String(item.PK).startsWith(prefix))) problems.push(`unknown item ${item.PK} | ${item.SK}`);
   }
-  const posts = starts('POST#');
+  const texts = starts('POST#').filter((item) => item.SK === 'POST');
+  const stats = new Map(starts('POST#').filter((item) => item.SK === 'STATS').map((item) => [String(item.PK), item]));
+  const entries = starts('ENTRY#');
   const tags = starts('TAG#');
   const claims = starts('TAGTITLE#');
   const profiles = starts('USER#').filter((item) => item.SK === 'PROFILE');
@@ -95,28 +97,39 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
   }
   const userIds = new Set(profiles.map((p) => Number(p.id)));
 
-  // Posts: keyed by their slug, unique id and slug, index keys only while published.
+  // Posts: text and stats under the slug, unique id and slug; exactly the list entries their
+  // state calls for (lib/posts/entries.ts), with their current sort keys.
+  const posts: Item[] = [];
+  for (const text of texts) {
+    const post = postFromItems(text, stats.get(String(text.PK)));
+    if (!post) problems.push(`post ${text.PK}: stats missing or of another post`);
+    else posts.push(post);
+    stats.delete(String(text.PK));
+  }
+  for (const orphan of stats.keys()) problems.push(`stats without a post: ${orphan}`);
   const postIds = new Map<string, Item>();
   const slugs = new Set<string>();
+  const expectedEntries = new Map<string, string>();
   for (const post of posts) {
-    if (post.SK !== 'POST' || post.PK !== `POST#${post.slug}`) problems.push(`post ${post.PK} not keyed by its slug ${post.slug}`);
+    if (`POST#${post.slug}` !== texts.find((text) => text.id === post.id)?.PK) problems.push(`post ${post.id} not keyed by its slug ${post.slug}`);
     if (postIds.has(String(post.id))) problems.push(`post id ${post.id} stored twice (${post.slug}, ${postIds.get(String(post.id))!.slug})`);
     postIds.set(String(post.id), post);
     if (slugs.has(String(post.slug))) problems.push(`slug ${post.slug} twice`);
     slugs.add(String(post.slug));
     if (!profileByName.has(String(post.author))) problems.push(`post ${post.slug} by unknown author ${post.author}`);
-    const published = post.publish === true;
-    if (published !== (post[INDEXES.lists.partitionKey] === 'POSTS')) problems.push(`post ${post.slug}: list index key does not match publish=${published}`);
-    if ((published && post.is_featured === true) !== (post[INDEXES.featured.partitionKey] === 'FEATURED')) {
-      problems.push(`post ${post.slug}: featured index key does not match`);
-    }
-    if (published && !String(post[INDEXES.views.sortKey]).startsWith(`${padCounter(Number(post.total_visitors))}#`)) {
-      problems.push(`post ${post.slug}: views sort key ${post[INDEXES.views.sortKey]} does not match total_visitors ${post.total_visitors}`);
-    }
+    for (const entry of postEntries(post as never)) expectedEntries.set(`${entry.PK} | ${entry.SK}`, JSON.stringify(stable(entry)));
     if (!Array.isArray(post.tags) || !Array.isArray(post.tag_slugs) || post.tags.length !== post.tag_slugs.length) {
       problems.push(`post ${post.slug}: tags and tag_slugs differ`);
     } else if (new Set(post.tag_slugs).size !== post.tag_slugs.length) problems.push(`post ${post.slug}: a tag twice`);
   }
+  for (const entry of entries) {
+    const key = `${entry.PK} | ${entry.SK}`;
+    const expected = expectedEntries.get(key);
+    if (!expected) problems.push(`list entry of no post, or of a list the post is not in: ${key}`);
+    else if (expected !== JSON.stringify(stable(entry))) problems.push(`list entry ${key} does not match its post`);
+    expectedEntries.delete(key);
+  }
+  for (const missing of expectedEntries.keys()) problems.push(`list entry missing: ${missing}`);
 
   // Tags: one claim per tag on its lower-cased title, pointing back; every link resolves.
   const tagBySlug = new Map(tags.map((tag) => [String(tag.slug), tag]));
@@ -151,7 +164,7 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
   const visitsByPost = new Map<string, Item[]>();
   for (const visit of visits) {
     const postId = String(visit.PK).slice('VISIT#'.length);
-    if (!postIds.has(postId)) problems.push(`orphan visit ${visit.PK} | ${visit.SK} (post gone)`);
+    if (!postIds.has(postId)) problems.push(`${ORPHAN_VISIT} ${visit.PK} | ${visit.SK} (post gone)`);
     if (!userIds.has(Number(visit.user_id))) problems.push(`visit by unknown user ${visit.user_id}`);
     const list = visitsByPost.get(postId) ?? [];
     list.push(visit);
@@ -176,6 +189,23 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
   for (const token of options.revokedTokens ?? []) if (tokenKeys.has(`TOKEN#${hashToken(token)}`)) problems.push('a revoked token is still stored');
   for (const token of options.liveTokens ?? []) if (!tokenKeys.has(`TOKEN#${hashToken(token)}`)) problems.push('a live token is missing');
   return problems;
+}
+
+const ORPHAN_VISIT = 'orphan visit';
+
+/**
+ * The table once the stream consumer has removed the visits of deleted posts (it runs after the
+ * delete's transaction): scans until no orphaned visit is left, for up to `timeoutMs`; the last scan
+ * then shows whatever is still wrong.
+ */
+export async function settledTable(table: string, timeoutMs = 15_000): Promise<Item[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const items = await scanTable(table);
+    const pending = invariantProblems(items).some((problem) => problem.startsWith(ORPHAN_VISIT));
+    if (!pending || Date.now() > deadline) return items;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Writes the figures of a run to test-results/reliability/<name>.json and prints them. */

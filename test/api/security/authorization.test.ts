@@ -39,7 +39,7 @@ beforeAll(async () => {
   const previous = process.env.TOKEN_TTL_DAYS;
   process.env.TOKEN_TTL_DAYS = '0.00001'; // under a second, stored rounded to whole seconds
   try {
-    expiredToken = newToken();
+    expiredToken = newToken(owner.id);
     await db().send(new PutCommand({ TableName: api.table, Item: newTokenItem(expiredToken, { id: owner.id, username: owner.username }) }));
   } finally {
     if (previous === undefined) delete process.env.TOKEN_TTL_DAYS;

@@ -1,0 +1,11 @@
+import { endpoint } from '#lib/http/endpoint.ts';
+import { pagedResult } from '#lib/http/paging.ts';
+import { myPosts, openMine } from '#lib/posts/mine.ts';
+import { postToApi } from '#lib/posts/post.ts';
+
+/** GET /posts/me: the caller's posts, published and drafts, as GET /posts lists them; read in parallel with the token. */
+export const handler = endpoint({
+  auth: 'token',
+  alongside: async ({ event, query, body }) => openMine(event.headers?.authorization, query, body),
+  handler: async (request) => pagedResult(request, await myPosts(request.caller, request.alongside, request.query, request.body), postToApi),
+});

@@ -1,0 +1,35 @@
+// The table's stream consumer and its event source mapping, declared once: the CDK stack
+// (infra/stack.ts) deploys it, and the local stack (scripts/local/deployment.ts, the stream poller)
+// runs it with the same settings. Lambda reads the stream as AWS documents for DynamoDB
+// (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): one batch per shard at a time,
+// in order.
+
+export interface StreamEventSourceSettings {
+  /** The handler module under functions/ (it exports `handler`). */
+  handler: string;
+  /** Where a new mapping starts reading. */
+  startingPosition: 'TRIM_HORIZON' | 'LATEST';
+  /** Records per invocation at most. */
+  batchSize: number;
+  /** A batch whose invocation failed is split in two before it is retried. */
+  bisectBatchOnError: boolean;
+  /** Retries of a failing batch before Lambda gives up on it (and tells the on-failure destination). */
+  retryAttempts: number;
+  /** The handler answers `batchItemFailures`: Lambda retries from the first failed record only. */
+  reportBatchItemFailures: boolean;
+}
+
+/**
+ * The consumer of the table's stream (functions/streams/table.ts). Small batches, since each
+ * record may cost a page of deletions; TRIM_HORIZON, so that a new mapping misses no deletion still
+ * in the stream (24 hours); a few retries, then the batch's description goes to the on-failure
+ * queue (its records stay readable in the stream for the rest of their 24 hours).
+ */
+export const TABLE_STREAM_CONSUMER: StreamEventSourceSettings = {
+  handler: 'streams/table',
+  startingPosition: 'TRIM_HORIZON',
+  batchSize: 10,
+  bisectBatchOnError: true,
+  retryAttempts: 5,
+  reportBatchItemFailures: true,
+};

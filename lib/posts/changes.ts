@@ -1,0 +1,75 @@
+import type { Item } from '#lib/db/batch.ts';
+import { keys, type Key } from '#lib/db/keys.ts';
+import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
+import { newTagWrites, type TagRef } from '#lib/tags/tag.ts';
+import { atVersion } from './access.ts';
+import { counterWrites } from './counters.ts';
+import { postEntries } from './entries.ts';
+import { postStatsItem, postTextItem, type PostRecord } from './post.ts';
+
+// Every change of a post, from create to delete and each count in between, is one transaction
+// made here: its items (text, stats, list entries) go from `before` to `after`, with the counters
+// of its author and tags. Only the items that change are written, so a count rewrites the small
+// stats and entries and never the text.
+
+/** DynamoDB's limit on the items of one TransactWriteItems. */
+const TRANSACTION_LIMIT = 100;
+
+const absent = { expression: 'attribute_not_exists(PK)' };
+const keyOf = (item: Item): Key => ({ PK: String(item.PK), SK: String(item.SK) });
+const same = (a: Item | undefined, b: Item | undefined) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The writes that take the post's items from `before` to `after` (null: not existing). The stats
+ * item carries the version check of the whole change; a new slug is claimed by its text item.
+ */
+export function postItemWrites(before: PostRecord | null, after: PostRecord | null): TxWrite[] {
+  const writes: TxWrite[] = [];
+  const renamed = before && after && before.slug !== after.slug;
+  if (after && (!before || renamed)) {
+    writes.push({ write: tx.put(postTextItem(after), absent) }, { write: tx.put(postStatsItem(after)) });
+  }
+  if (before && (!after || renamed)) {
+    writes.push({ write: tx.delete(keys.post(before.slug)) }, { write: tx.delete(keys.postStats(before.slug), atVersion(before)) });
+  }
+  if (before && after && !renamed) {
+    if (!same(postTextItem(before), postTextItem(after))) writes.push({ write: tx.put(postTextItem(after)) });
+    writes.push({ write: tx.put(postStatsItem(after), atVersion(before)) });
+  }
+  const old = new Map((before ? postEntries(before) : []).map((item) => [JSON.stringify(keyOf(item)), item]));
+  for (const entry of after ? postEntries(after) : []) {
+    const id = JSON.stringify(keyOf(entry));
+    if (!same(old.get(id), entry)) writes.push({ write: tx.put(entry) });
+    old.delete(id);
+  }
+  for (const entry of old.values()) writes.push({ write: tx.delete(keyOf(entry)) });
+  return writes;
+}
+
+export interface PostChange {
+  before: PostRecord | null;
+  after: PostRecord | null;
+  /** Tags the change creates (tags.ts resolveTags). */
+  createdTags?: TagRef[];
+  /** Writes of other items that belong to the same change (a visit). */
+  with?: TxWrite[];
+}
+
+/**
+ * Commits a change as one transaction. Only a change too big for one (a rename that swaps 20 tags
+ * for 20 new ones) first creates its new tags on their own: a tag without posts is a state
+ * POST /tags makes too, and the post's transaction then counts them like existing tags.
+ */
+export async function commitPostChange({ before, after, createdTags = [], with: others = [] }: PostChange): Promise<void> {
+  const author = (after ?? before)!.author;
+  const items = [...others, ...postItemWrites(before, after)];
+  const writes = [...items, ...counterWrites(author, before, after, createdTags)];
+  if (writes.length <= TRANSACTION_LIMIT || createdTags.length === 0) return transactWrite(writes);
+  await transactWrite(createdTags.flatMap((tag) => newTagWrites(tag, 0)));
+  await transactWrite([...items, ...counterWrites(author, before, after, [])]);
+}
+
+/** Every item of a post as it stands: what a bulk load writes straight into the table (the bench). */
+export function postItems(post: PostRecord): Item[] {
+  return [postTextItem(post), postStatsItem(post), ...postEntries(post)];
+}

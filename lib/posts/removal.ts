@@ -1,0 +1,24 @@
+import { parsePostEntry, postLists } from '#lib/db/keys.ts';
+import type { Reaction } from '#lib/streams/consumer.ts';
+import type { TableChange } from '#lib/streams/records.ts';
+import { removeVisits } from './visits.ts';
+
+// What follows a post's deletion, outside its transaction: the table's stream consumer
+// (functions/streams/table.ts) sees the post's `mine` list entry removed, which exists exactly as
+// long as the post (lib/posts/entries.ts), and removes what the post leaves behind: its visits,
+// which may be too many for any transaction. Idempotent: a record delivered again finds nothing
+// left to remove.
+
+/** The id of the post a change deleted: the removal of its `mine` entry; undefined for any other change. */
+export function deletedPostId(change: TableChange): string | undefined {
+  if (change.kind !== 'REMOVE') return undefined;
+  const entry = parsePostEntry(change.oldImage ?? change.keys);
+  return entry?.list === postLists.mine ? entry.postId : undefined;
+}
+
+/** After a post's deletion: remove its visits. */
+export const postRemoval: Reaction<string> = {
+  name: 'post-removal',
+  select: deletedPostId,
+  apply: (postId) => removeVisits(postId),
+};

@@ -1,0 +1,23 @@
+import type { BatchResult } from '#lib/db/batch.ts';
+import type { Key } from '#lib/db/keys.ts';
+import type { ListedPage } from '#lib/http/paging.ts';
+import { tagDetail, tagDetailReads } from '#lib/tags/detail.ts';
+import type { Input } from '#lib/validation.ts';
+import { openPostList, POST_LISTS, type OpenedList } from './list.ts';
+import type { PostRecord } from './post.ts';
+
+/** What GET /posts/tagged/{slug} reads with the token: the tag, which must exist. */
+export function taggedReads(slug: string): Key[] {
+  return tagDetailReads(slug);
+}
+
+/** The first read of the tag's list, sent in parallel with the token and the tag. */
+export function openTagged(slug: string, query: Record<string, string | undefined>, body: Input): OpenedList {
+  return openPostList(POST_LISTS.tagged(slug), query, body);
+}
+
+/** GET /posts/tagged/{slug}: the published posts carrying the tag; an unknown tag is 404. */
+export function taggedPosts(slug: string, read: BatchResult, opened: OpenedList): Promise<ListedPage<PostRecord>> {
+  tagDetail(read, slug);
+  return opened.read();
+}

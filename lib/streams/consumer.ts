@@ -1,0 +1,108 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { lambdaFunctionName } from '#lib/config.ts';
+import { emptyUsage, withDynamoUsage } from '#lib/db/usage.ts';
+import { metrics } from '#lib/http/access-log.ts';
+import { describeError, log, refreshLogLevel } from '#lib/log.ts';
+import { withBudget } from '#lib/retry.ts';
+import { tracing } from '#lib/tracing.ts';
+import { batchLagMs, tableChange, type TableChange } from './records.ts';
+
+// The table's stream consumer: a dispatcher of the stream's records to the reactions that want
+// them (functions/streams/table.ts lists them). Records are handled one at a time, in the order of
+// their shard; the first that fails ends the batch, and the partial batch response names it, so
+// that Lambda delivers it again with everything after it (and not what came before it). A record
+// can therefore be delivered more than once: every reaction must be idempotent.
+
+/** One thing the service does in answer to a change of the table. */
+export interface Reaction<Subject> {
+  /** Its name in the logs. */
+  name: string;
+  /** What the change asks of the reaction, or undefined when it asks nothing (no I/O here). */
+  select(change: TableChange): Subject | undefined;
+  /** Does it. Must be idempotent; an error fails the record, which Lambda then retries. */
+  apply(subject: Subject): Promise<void>;
+}
+
+/** Any reaction, whatever its subject: what the dispatcher holds. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each reaction's select feeds its own apply
+export type AnyReaction = Reaction<any>;
+
+export interface BatchOutcome {
+  response: DynamoDBBatchResponse;
+  /** Records handled before the first failure (or all of them). */
+  processed: number;
+  /** Reactions applied, by name. */
+  reactions: Record<string, number>;
+}
+
+/**
+ * Handles a batch in order and stops at the first record that fails: its sequence number is the
+ * one batch item failure (Lambda's checkpoint for a stream: it resumes from there).
+ */
+export async function processRecords(records: readonly DynamoDBRecord[], reactions: readonly AnyReaction[]): Promise<BatchOutcome> {
+  const applied: Record<string, number> = {};
+  for (const [index, record] of records.entries()) {
+    let current = 'read';
+    try {
+      // Each record gets its own retry budget (lib/retry.ts) for the DynamoDB calls of its reactions.
+      await withBudget(async () => {
+        const change = tableChange(record);
+        for (const reaction of reactions) {
+          current = reaction.name;
+          const subject = reaction.select(change);
+          if (subject === undefined) continue;
+          await reaction.apply(subject);
+          applied[reaction.name] = (applied[reaction.name] ?? 0) + 1;
+        }
+      });
+    } catch (error) {
+      const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
+      // The keys and images are never logged: they may hold secrets.
+      log.error('stream record failed', { sequenceNumber, eventName: record.eventName, reaction: current, ...describeError(error) });
+      return { response: { batchItemFailures: [{ itemIdentifier: sequenceNumber }] }, processed: index, reactions: applied };
+    }
+  }
+  return { response: { batchItemFailures: [] }, processed: records.length, reactions: applied };
+}
+
+/**
+ * The Lambda handler for the table's stream: the Logger's Lambda context on every line, the
+ * Tracer when tracing is on, and in Lambda the metrics (Powertools Metrics, as the API functions
+ * publish theirs). Each batch writes one `stream batch` line with its lag (`lagMs`: now minus the
+ * newest record's creation time), what was done and what it cost in DynamoDB; in Lambda the lag
+ * is also the metric `StreamLag` and a failed record the metric `StreamRecordFailures`.
+ */
+export function streamConsumer(reactions: readonly AnyReaction[]): (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse> {
+  const inLambda = lambdaFunctionName() !== undefined;
+  const handler = middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
+    .use(injectLambdaContext(log, { logEvent: false }))
+    .use(tracing ? [tracing.middleware] : [])
+    .use(inLambda ? [logMetrics(metrics, { captureColdStartMetric: true })] : [])
+    .handler(async (event) => {
+      refreshLogLevel();
+      const records = event.Records ?? [];
+      const lagMs = batchLagMs(records);
+      const usage = emptyUsage();
+      const outcome = await withDynamoUsage(usage, () => processRecords(records, reactions));
+      const failed = outcome.response.batchItemFailures.length > 0;
+      log.info('stream batch', {
+        records: records.length,
+        processed: outcome.processed,
+        failed,
+        ...(lagMs === undefined ? {} : { lagMs }),
+        reactions: outcome.reactions,
+        dynamodbCalls: usage.calls,
+        consumedCapacity: { read: Number(usage.readUnits.toFixed(2)), write: Number(usage.writeUnits.toFixed(2)) },
+      });
+      if (inLambda) {
+        if (lagMs !== undefined) metrics.addMetric('StreamLag', MetricUnit.Milliseconds, lagMs);
+        if (failed) metrics.addMetric('StreamRecordFailures', MetricUnit.Count, 1);
+      }
+      return outcome.response;
+    });
+  return (event, context) => handler(event, context);
+}

@@ -1,0 +1,97 @@
+import { pathToFileURL } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { awsRegion, positiveSetting, tableName, useDefaults } from '#lib/config.ts';
+import { db } from '#lib/db/client.ts';
+import { keys, postLists } from '#lib/db/keys.ts';
+import type { RunningServer } from '../local/server.ts';
+import { DEFAULT_POLL_INTERVAL_MS, startStreamPollers, type StreamPollers } from '../local/stream-poller.ts';
+import { startBenchStack } from './stack.ts';
+
+// The lag of the table's stream consumer, end to end on the local stack: from the deletion of a
+// post's `mine` entry (what a post's deletion does, lib/posts/removal.ts) to the moment its visits
+// are gone, as a client polling DynamoDB sees it. It takes in the stream poller's interval (250 ms,
+// Lambda's rate), the consumer's invocation and its Query and BatchWriteItem calls.
+//
+//   node --import tsx scripts/bench/stream-lag.ts      # its own in-memory stack; prints the figures
+
+export interface StreamLagOptions {
+  /** The running local stack whose table is measured (its table: TABLE_NAME). */
+  server: RunningServer;
+  /** A poller already feeding the consumer; default: one started for the measurement. */
+  pollers?: StreamPollers;
+  /** Deletions measured; default 5. */
+  runs?: number;
+  /** Visits each deleted post has; default 10. */
+  visits?: number;
+}
+
+export interface StreamLagResult {
+  runs: number;
+  visits: number;
+  /** Each run's time from the deletion to the visits gone, in milliseconds. */
+  samplesMs: number[];
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+}
+
+const round = (ms: number) => Number(ms.toFixed(1));
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+async function visitCount(postId: string): Promise<number> {
+  const answer = await db().send(
+    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) }, Select: 'COUNT', ConsistentRead: true }),
+  );
+  return answer.Count ?? 0;
+}
+
+/** Deletes `runs` posts' `mine` entries one after the other and times how long their visits outlive them. */
+export async function measureStreamLag(options: StreamLagOptions): Promise<StreamLagResult> {
+  const runs = options.runs ?? 5;
+  const visits = options.visits ?? 10;
+  const pollers = options.pollers ?? (await startStreamPollers({ server: options.server, tableName: tableName(), region: awsRegion() }));
+  const samples: number[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      const postId = randomUUID();
+      await db().send(new PutCommand({ TableName: tableName(), Item: { ...keys.postEntry(postId, postLists.mine), post_id: postId } }));
+      const items = Array.from({ length: visits }, (_, i) => ({ PutRequest: { Item: { ...keys.visit(postId, i + 1), post_id: postId, user_id: i + 1 } } }));
+      for (let start = 0; start < items.length; start += 25) {
+        await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: items.slice(start, start + 25) } }));
+      }
+      // The consumer has seen those writes: the measurement starts from a quiet stream, at a random
+      // moment of the poll interval (right after catching up, it would always wait a whole one).
+      await pollers.caughtUp();
+      await new Promise((done) => setTimeout(done, Math.random() * DEFAULT_POLL_INTERVAL_MS));
+      const started = performance.now();
+      await db().send(new DeleteCommand({ TableName: tableName(), Key: keys.postEntry(postId, postLists.mine) }));
+      while ((await visitCount(postId)) > 0) {
+        if (performance.now() - started > 30_000) throw new Error(`The visits of ${postId} were still there after 30 s`);
+        await new Promise((done) => setTimeout(done, 5));
+      }
+      samples.push(round(performance.now() - started));
+    }
+  } finally {
+    if (!options.pollers) await pollers.stop();
+  }
+  return { runs, visits, samplesMs: samples, medianMs: round(median(samples)), minMs: Math.min(...samples), maxMs: Math.max(...samples) };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // The consumer's JSON lines (one per batch) would drown the figures.
+  useDefaults({ LOG_LEVEL: 'warn' });
+  const stack = await startBenchStack();
+  try {
+    const result = await measureStreamLag({ server: stack.server, runs: positiveSetting('BENCH_STREAM_RUNS', 5) });
+    console.log(`stream lag, deletion to visits gone (${result.runs} runs, ${result.visits} visits each): median ${result.medianMs} ms, min ${result.minMs} ms, max ${result.maxMs} ms`);
+    console.log(JSON.stringify(result));
+  } finally {
+    await stack.stop();
+  }
+}
