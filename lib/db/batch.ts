@@ -19,10 +19,11 @@ function keyId(key: { PK: unknown; SK: unknown }): string {
 }
 
 /**
- * Reads several items strongly consistent: one BatchGetItem per 100 keys, sent in parallel, so
- * any number of keys costs one round trip (plus resends of what DynamoDB left unprocessed).
+ * Reads several items, strongly consistent unless `consistent: false` (half the capacity): one
+ * BatchGetItem per 100 keys, sent in parallel, so any number of keys costs one round trip (plus
+ * resends of what DynamoDB left unprocessed).
  */
-export async function batchGet(keyList: Key[], projection?: string[]): Promise<BatchResult> {
+export async function batchGet(keyList: Key[], projection?: string[], { consistent = true } = {}): Promise<BatchResult> {
   const deadline = currentDeadline();
   const unique = new Map(keyList.map((key) => [keyId(key), key]));
   const found = new Map<string, Item>();
@@ -39,7 +40,7 @@ export async function batchGet(keyList: Key[], projection?: string[]): Promise<B
       await backoff(round, deadline);
       const response: BatchGetCommandOutput = await db().send(
         new BatchGetCommand({
-          RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true, ...projectionPart } },
+          RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent, ...projectionPart } },
         }),
       );
       for (const item of response.Responses?.[tableName()] ?? []) {

@@ -102,20 +102,56 @@ export async function transactWrite(writes: TxWrite[]): Promise<void> {
   // One token for every send of these writes: if an attempt whose answer was lost (a timeout, a
   // 5xx) did commit, a later send is answered from that commit instead of applying it twice.
   const token = randomUUID();
-  await withBudget(async () => {
-    const deadline = currentDeadline();
-    for (let resend = 1; ; resend++) {
-      let outcome: Outcome;
-      try {
-        await db().send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.write), ClientRequestToken: token }));
-        outcome = { kind: 'done' };
-      } catch (error) {
-        outcome = outcomeOf(error, writes);
+  const send = () => db().send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.write), ClientRequestToken: token }));
+  try {
+    await withBudget(async () => {
+      const deadline = currentDeadline();
+      for (let resend = 1; ; resend++) {
+        let outcome: Outcome;
+        try {
+          await send();
+          outcome = { kind: 'done' };
+        } catch (error) {
+          outcome = outcomeOf(error, writes);
+        }
+        if (outcome.kind === 'done') return;
+        if (outcome.kind === 'throw') throw outcome.error;
+        retryStats.transactionRetries += 1;
+        await backoffWithin(deadline, outcome.backoff, resend);
       }
-      if (outcome.kind === 'done') return;
-      if (outcome.kind === 'throw') throw outcome.error;
-      retryStats.transactionRetries += 1;
-      await backoffWithin(deadline, outcome.backoff, resend);
+    });
+  } catch (error) {
+    if (!inProgress(error)) throw error;
+    await settle(send, writes, error);
+  }
+}
+
+/** How long a transaction still in progress when the budget ran out is waited for. */
+const SETTLE_MS = 2000;
+const SETTLE_POLL_MS = 100;
+
+/** DynamoDB's answer to a send whose token belongs to a transaction it is still applying. */
+const inProgress = (error: unknown) => (error as { name?: string } | null)?.name === 'TransactionInProgressException';
+
+/**
+ * A send timed out while DynamoDB was still applying it, and the budget ran out on the answer "in
+ * progress": that transaction may yet commit, so the client must not be told "busy" (it would send
+ * the write again). Asks with the same token until DynamoDB says what became of it: done (so is the
+ * request), cancelled (mapped as usual), or, still in progress after SETTLE_MS, the 503 after all.
+ */
+async function settle(send: () => Promise<unknown>, writes: TxWrite[], original: unknown): Promise<void> {
+  const until = Date.now() + SETTLE_MS;
+  while (Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    try {
+      await send();
+      return;
+    } catch (error) {
+      if (inProgress(error)) continue;
+      const outcome = outcomeOf(error, writes);
+      // Any other answer to this token means it did not commit.
+      throw outcome.kind === 'throw' ? outcome.error : original;
     }
-  });
+  }
+  throw original;
 }

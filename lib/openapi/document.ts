@@ -298,7 +298,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
     summary: 'Update your profile',
     description:
       'The owner changes any subset of the editable fields; omitted fields keep their value; read-only and unknown fields are ignored. ' +
-      'Checks run in this order: authentication; 404 or 403 when the profile is not the caller\'s; validation.',
+      'Checks run in this order: authentication; 404 for an unknown user, 403 for another user\'s profile (deactivated or not); validation.',
     requestBody: body('Editable fields.', 'ProfileUpdate', 'ProfileUpdateForm', false, { display_name: 'Alice A.', website: 'https://alice.example.com', birth_date: '1990-04-01' }),
     success: { '200': { description: 'The updated profile.', content: json(ref('Profile'), EXAMPLE_PROFILE) } },
     fields: PROFILE_FIELDS,

@@ -108,7 +108,12 @@ function belongs(list: PostList, sort: PostSort, post: PostRecord | undefined, e
 /** The posts of `entries`, in order; undefined where a post is gone or no longer belongs. */
 async function loadPosts(list: PostList, sort: PostSort, entries: Item[]): Promise<(PostRecord | undefined)[]> {
   if (entries.length === 0) return [];
-  const read = await batchGet(entries.flatMap((entry) => postKeys(String(entry.slug))));
+  // Eventually consistent, as the index the entries came from: half the capacity of a strong read.
+  const read = await batchGet(
+    entries.flatMap((entry) => postKeys(String(entry.slug))),
+    undefined,
+    { consistent: false },
+  );
   return entries.map((entry) => {
     const post = postFromRead(read, String(entry.slug));
     return belongs(list, sort, post, entry) ? post : undefined;
@@ -128,8 +133,13 @@ function searchTerm(q: string | undefined): string {
   return (q ?? '').replaceAll('\u0000', '').toLowerCase();
 }
 
-/** How many entries a search reads first: twice a page, then twice as many each round. */
+/** How many entries a search reads first: twice a page, then twice as many each round, up to SEARCH_WAVE_MAX. */
 const firstWave = (request: PageRequest) => 2 * (request.pageSize + 1);
+/**
+ * The most entries one wave reads (their posts: 2 keys each, 8 BatchGetItem calls in parallel), so
+ * that a search through a long list keeps a bounded number of calls in flight.
+ */
+const SEARCH_WAVE_MAX = 400;
 
 /**
  * Opens a list of posts with the parameters of GET /posts (from the query string or the body; a
@@ -199,7 +209,7 @@ async function searchPage(
       if (post && searchText(post).includes(term)) matches.push({ post, entry: entries[at]! });
     });
     if (matches.length >= wanted || !next) break;
-    wave *= 2;
+    wave = Math.min(wave * 2, SEARCH_WAVE_MAX);
     ({ items: entries, next } = await queryItems(index, wave, next));
   }
   const page = matches.slice(skipped, skipped + request.pageSize);

@@ -21,7 +21,7 @@ export interface RequestFigures extends Usage {
 /** Every `markEvery`-th post carries the word the search looks for. */
 export const SEARCH_WORD = 'zebrafinch';
 
-/** Writes `count` published posts straight into the table (25 a BatchWriteItem). */
+/** Writes `count` published posts straight into the table, each as all its items (25 items a BatchWriteItem). */
 async function seedPosts(count: number, author: string, markEvery: number): Promise<void> {
   const items = Array.from({ length: count }, (_, i) => {
     const now = isoTimestamp();
@@ -49,7 +49,7 @@ async function seedPosts(count: number, author: string, markEvery: number): Prom
       version: 1,
     };
     return postItems(post);
-  });
+  }).flat();
   for (let start = 0; start < items.length; start += 25) {
     let pending: Record<string, unknown>[] | undefined = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
     while (pending && pending.length > 0) {

@@ -323,8 +323,16 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       try {
         answer = await call('GetRecords', { ShardIterator: shard.iterator, Limit: source.batchSize });
       } catch (error) {
+        const name = (error as Error).name;
         // An iterator lives 15 minutes: take a new one where this one was.
-        if ((error as Error).name === 'ExpiredIteratorException') shard.iterator = undefined;
+        if (name === 'ExpiredIteratorException') shard.iterator = undefined;
+        // DynamoDB Local may refuse an iterator taken at LATEST once records arrive (and a stream
+        // trims records after 24 hours): start again from the oldest record it still has, which
+        // the consumer's reactions, being idempotent, may see twice.
+        if (name === 'TrimmedDataAccessException') {
+          shard.iterator = undefined;
+          shard.position = { type: 'TRIM_HORIZON' };
+        }
         throw error;
       }
       const readAt = Date.now();

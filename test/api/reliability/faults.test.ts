@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, resetDb } from '#lib/db/client.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RETRY_BUDGET_MS } from '#lib/config.ts';
 import { hashToken } from '#lib/auth/tokens.ts';
 import { resetRetryStats, retryStats } from '#lib/retry.ts';
 import { unique, type ApiResponse, type TestUser } from '../../support/api.ts';
@@ -19,8 +20,8 @@ import { invariantProblems, median, recordFigures, scanTable, settledTable, tabl
 const BUDGET_MS = 1500;
 const TIGHT_BUDGET_MS = 600;
 const REQUEST_TIMEOUT_MS = 250;
-const LOAD_REQUEST_TIMEOUT_MS = 500;
-const LOAD_BUDGET_MS = 3000;
+const LOAD_REQUEST_TIMEOUT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
+const LOAD_BUDGET_MS = DEFAULT_RETRY_BUDGET_MS;
 const SEED = Number(process.env.FAULT_SEED ?? 7);
 const BUSY = { detail: 'The service is busy. Please try again shortly.' };
 
@@ -296,7 +297,7 @@ describe('random faults under concurrent load', () => {
     const random = prng(SEED);
     const kinds = TRANSIENT_FAULTS;
     // Under a burst, a 150 ms request timeout would also expire while calls wait for a socket:
-    // give this scenario a timeout and a budget closer to production's.
+    // give this scenario the timeout and budget of production (a write now spans more, smaller items).
     await faults.remove();
     process.env.DYNAMODB_REQUEST_TIMEOUT_MS = String(LOAD_REQUEST_TIMEOUT_MS);
     process.env.RETRY_BUDGET_MS = String(LOAD_BUDGET_MS);
