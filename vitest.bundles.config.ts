@@ -32,6 +32,8 @@ export default defineConfig({
   test: {
     ...SHARED_TEST_SETTINGS,
     include: BUNDLE_SUITES,
+    // As the sources' run: one connected suite at a time (vitest.config.ts).
+    fileParallelism: false,
     globalSetup: DYNAMODB_GLOBAL_SETUP,
     env: { ...SHARED_TEST_SETTINGS.env, API_TARGET: 'bundles' },
   },

@@ -30,6 +30,9 @@ export default defineConfig({
         test: {
           ...SHARED_TEST_SETTINGS,
           name: 'api',
+          // One connected suite at a time: each gets DynamoDB Local to itself, so the concurrency
+          // and fault suites measure their own bursts, not another suite's.
+          fileParallelism: false,
           include: ['test/api/**/*.test.ts', 'test/infra/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...OFFLINE_INFRA_SUITES],
           globalSetup: DYNAMODB_GLOBAL_SETUP,
