@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect, inject } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { awsRegion } from '#lib/config.ts';
-import { resetDb } from '#lib/db/client.ts';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { dynamodb, resetDb } from '#lib/db/client.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../../scripts/local/server.ts';
 import { startStreamPollers, type StreamPollers } from '../../scripts/local/stream-poller.ts';
@@ -169,6 +170,11 @@ export async function startApi({ streams = true, ...options }: ApiOptions = {}):
     close: async () => {
       await pollers?.stop();
       await server.close();
+      // The run shares one DynamoDB Local: a finished suite's table (and its stream) would slow
+      // every later suite's writes.
+      await dynamodb()
+        .send(new DeleteTableCommand({ TableName: table }))
+        .catch(() => undefined);
       if (previousTable !== undefined) process.env.TABLE_NAME = previousTable;
     },
   };
