@@ -64,6 +64,12 @@ export class BatchResult {
 
   static readonly EMPTY = new BatchResult(new Map(), []);
 
+  /** A read of exactly these items' keys that found them all. */
+  static of(items: Item[]): BatchResult {
+    const keyList = items.map((item) => ({ PK: String(item.PK), SK: String(item.SK) }));
+    return new BatchResult(new Map(keyList.map((key, i) => [keyId(key), items[i]!])), keyList);
+  }
+
   get(key: Key): Item | undefined {
     return this.items.get(keyId(key));
   }

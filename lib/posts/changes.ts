@@ -23,8 +23,9 @@ const same = (a: Item | undefined, b: Item | undefined) => JSON.stringify(a) ===
  * The writes that take the post's items from `before` to `after` (null: not existing). The stats
  * item carries the version check of the whole change; a new slug is claimed by its text item.
  */
-export function postItemWrites(before: PostRecord | null, after: PostRecord | null): TxWrite[] {
+export function postItemWrites(before: PostRecord | null, proposed: PostRecord | null): TxWrite[] {
   const writes: TxWrite[] = [];
+  const after = proposed && withTextVersion(before, proposed);
   const renamed = before && after && before.slug !== after.slug;
   if (after && (!before || renamed)) {
     writes.push({ write: tx.put(postTextItem(after), absent) }, { write: tx.put(postStatsItem(after)) });
@@ -33,7 +34,7 @@ export function postItemWrites(before: PostRecord | null, after: PostRecord | nu
     writes.push({ write: tx.delete(keys.post(before.slug)) }, { write: tx.delete(keys.postStats(before.slug), atVersion(before)) });
   }
   if (before && after && !renamed) {
-    if (!same(postTextItem(before), postTextItem(after))) writes.push({ write: tx.put(postTextItem(after)) });
+    if (after.text_version !== before.text_version) writes.push({ write: tx.put(postTextItem(after)) });
     writes.push({ write: tx.put(postStatsItem(after), atVersion(before)) });
   }
   const old = new Map((before ? postEntries(before) : []).map((item) => [JSON.stringify(keyOf(item)), item]));
@@ -44,6 +45,12 @@ export function postItemWrites(before: PostRecord | null, after: PostRecord | nu
   }
   for (const entry of old.values()) writes.push({ write: tx.delete(keyOf(entry)) });
   return writes;
+}
+
+/** `after` with the version of its text: its own when the text item is (re)written, else the one it keeps. */
+function withTextVersion(before: PostRecord | null, after: PostRecord): PostRecord {
+  const kept = before && before.slug === after.slug && same(postTextItem(before), postTextItem({ ...after, text_version: before.text_version }));
+  return { ...after, text_version: kept ? before.text_version : after.version };
 }
 
 export interface PostChange {

@@ -3,7 +3,7 @@ import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { withRetries } from '#lib/retry.ts';
 import { ownedPost } from './access.ts';
 import { commitPostChange } from './changes.ts';
-import { postFromRead } from './post.ts';
+import { postToChange } from './post.ts';
 
 /**
  * DELETE /posts/detail/{slug}: the author removes the post, its list entries and its counters in
@@ -12,7 +12,7 @@ import { postFromRead } from './post.ts';
  */
 export function deletePost(caller: Caller, slug: string, read: BatchResult): Promise<void> {
   return withRetries(async (attempt) => {
-    const post = ownedPost(postFromRead(await readForAttempt(attempt, read), slug), caller);
+    const post = ownedPost(postToChange(await readForAttempt(attempt, read), slug), caller);
     await commitPostChange({ before: post, after: null });
   });
 }

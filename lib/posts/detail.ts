@@ -5,7 +5,7 @@ import { withRetries } from '#lib/retry.ts';
 import { couldBeSlug } from '#lib/slugs/rules.ts';
 import { visiblePost } from './access.ts';
 import { commitPostChange } from './changes.ts';
-import { postFromRead, postKeys, type PostRecord } from './post.ts';
+import { postToChange, postKeys, type PostRecord } from './post.ts';
 import { firstVisitWrite } from './visits.ts';
 
 /** What GET /posts/detail/{slug} reads with the token: the post, unless the slug cannot exist. */
@@ -22,7 +22,7 @@ class AlreadyVisited extends Error {}
  */
 export function viewPost(caller: Caller, slug: string, read: BatchResult, { recordVisit = true } = {}): Promise<PostRecord> {
   return withRetries(async (attempt) => {
-    const post = visiblePost(postFromRead(await readForAttempt(attempt, read), slug), caller);
+    const post = visiblePost(postToChange(await readForAttempt(attempt, read), slug), caller);
     if (!recordVisit) return post;
     const visited = { ...post, total_visitors: post.total_visitors + 1, version: post.version + 1 };
     try {

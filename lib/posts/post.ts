@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '#lib/auth/tokens.ts';
 import type { BatchResult, Item } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
+import { RetryableConflict } from '#lib/retry.ts';
 import type { TagRef } from '#lib/tags/tag.ts';
 import type { PostInput } from './input.ts';
 
@@ -35,6 +36,11 @@ export interface PostRecord {
   total_favorites: number;
   /** Bumped by every write, counts included; writes are conditioned on the version they read. */
   version: number;
+  /**
+   * The version at which the text item was last written, kept on both items: a batch read is not
+   * isolated, so text and stats read while a change commits can come from two versions.
+   */
+  text_version: number;
 }
 
 /** Title, description, keywords and meta description, lower-cased: what `q` matches. */
@@ -66,6 +72,7 @@ export function newPost(author: Caller, input: PostInput, slug: { slug: string; 
     total_visitors: 0,
     total_favorites: 0,
     version: 1,
+    text_version: 1,
   };
 }
 
@@ -90,7 +97,13 @@ export function postTextItem(post: PostRecord): Item {
 
 /** The stats item: the counters and the version, with the post's id to tell a reused slug apart. */
 export function postStatsItem(post: PostRecord): Item {
-  return { ...keys.postStats(post.slug), post_id: post.id, ...Object.fromEntries(COUNTERS.map((name) => [name, post[name]])), version: post.version };
+  return {
+    ...keys.postStats(post.slug),
+    post_id: post.id,
+    ...Object.fromEntries(COUNTERS.map((name) => [name, post[name]])),
+    version: post.version,
+    text_version: post.text_version,
+  };
 }
 
 /** The post whose text and stats items these are; undefined unless both are there and belong together. */
@@ -118,12 +131,25 @@ export function postFromItems(text: Item | undefined, stats: Item | undefined): 
     total_visitors: Number(stats.total_visitors ?? 0),
     total_favorites: Number(stats.total_favorites ?? 0),
     version: Number(stats.version ?? 0),
+    text_version: Number(text.text_version ?? 0),
   };
 }
 
 /** The post stored under `slug` in a batch read that included its keys (postKeys). */
 export function postFromRead(read: BatchResult, slug: string): PostRecord | undefined {
   return postFromItems(read.get(keys.post(slug)), read.get(keys.postStats(slug)));
+}
+
+/**
+ * The post under `slug` as a change may start from it: its text and stats of one version. A pair
+ * torn by a concurrent commit (the text older than the stats' version expects) would pass the
+ * stats' version condition with stale fields, so it is a conflict: the change reads again.
+ */
+export function postToChange(read: BatchResult, slug: string): PostRecord | undefined {
+  const post = postFromRead(read, slug);
+  const stats = read.get(keys.postStats(slug));
+  if (post && Number(stats?.text_version ?? 0) !== post.text_version) throw new RetryableConflict(`torn read of post ${slug}`);
+  return post;
 }
 
 /** The API shape of a post, fields in the contract's order. */

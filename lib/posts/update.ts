@@ -13,7 +13,7 @@ import { ownedPost } from './access.ts';
 import { commitPostChange } from './changes.ts';
 import { parsePostInput, type PostInput } from './input.ts';
 import { POST_SLUG_WINDOW } from './limits.ts';
-import { postFromRead, postKeys, type PostRecord } from './post.ts';
+import { postToChange, postKeys, type PostRecord } from './post.ts';
 
 /** The body of PUT /posts/detail/{slug} as far as it is valid, and its problems, if any. */
 export interface PostUpdate {
@@ -69,7 +69,7 @@ export function updatePost(caller: Caller, slug: string, { input, invalid }: Pos
   const base = input.title !== undefined ? slugify(input.title) : undefined;
   return withRetries(async (attempt) => {
     const current = await readForAttempt(attempt, read);
-    const before = ownedPost(postFromRead(current, slug), caller);
+    const before = ownedPost(postToChange(current, slug), caller);
     if (invalid) throw invalid;
     const rename = { slug: before.slug, slugBase: before.slug_base };
     if (base !== undefined && base !== before.slug_base) {

@@ -47,6 +47,7 @@ async function seedPosts(count: number, author: string, markEvery: number): Prom
       total_visitors: i % 50,
       total_favorites: 0,
       version: 1,
+      text_version: 1,
     };
     return postItems(post);
   }).flat();

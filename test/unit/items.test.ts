@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { INDEXES, POST_ENTRY_PROJECTION } from '#lib/db/table.ts';
 import { postEntries } from '#lib/posts/entries.ts';
-import { postFromItems, postStatsItem, postTextItem, postToApi, searchText, type PostRecord } from '#lib/posts/post.ts';
+import { BatchResult } from '#lib/db/batch.ts';
+import { postFromItems, postStatsItem, postTextItem, postToApi, postToChange, searchText, type PostRecord } from '#lib/posts/post.ts';
+import { RetryableConflict } from '#lib/retry.ts';
 import { newTagWrites, tagToApi } from '#lib/tags/tag.ts';
 import { newProfileItem, PROFILE_FIELDS, profileKey, profileToApi } from '#lib/users/profile.ts';
 import { isoTimestamp } from '#lib/time.ts';
@@ -52,6 +54,7 @@ describe('postTextItem', () => {
       tag_slugs: ['go', 'rust'],
       keywords: 'Go, Rust',
       meta_description: null,
+      text_version: 2,
     });
   });
 
@@ -75,6 +78,7 @@ describe('postStatsItem', () => {
       total_visitors: 12,
       total_favorites: 2,
       version: 4,
+      text_version: 2,
     });
   });
 
@@ -128,8 +132,23 @@ describe('postFromItems', () => {
         total_visitors: 0,
         total_favorites: 0,
         version: 0,
+        text_version: 0,
       }),
     );
+  });
+
+  it('a change starts from a pair of one version; a pair torn by a commit between the two reads is a conflict to read again', () => {
+    const read = (text: Record<string, unknown>, stats: Record<string, unknown>) => BatchResult.of([text, stats]);
+    const record = post();
+    expect(postToChange(read(postTextItem(record), postStatsItem(record)), record.slug)).toEqual(record);
+    // The text read before a publish committed, the stats after it: stale fields at the new version.
+    const published = post({ version: 5, text_version: 5 });
+    expect(() => postToChange(read(postTextItem(record), postStatsItem(published)), record.slug)).toThrow(RetryableConflict);
+    // Only counts changed in between: the text is that of both versions.
+    const visited = post({ version: 5, total_visitors: 13 });
+    expect(postToChange(read(postTextItem(record), postStatsItem(visited)), record.slug)).toEqual(visited);
+    // The lenient read (lists, which show what they read) takes the pair as it is.
+    expect(postFromItems(postTextItem(record), postStatsItem(published))).toMatchObject({ version: 5, text_version: 2 });
   });
 
   it('takes the counters and the version from the stats item only', () => {

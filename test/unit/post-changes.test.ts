@@ -106,7 +106,9 @@ describe('postItemWrites: create', () => {
       total_visitors: 0,
       total_favorites: 0,
       version: 1,
+      text_version: 1,
     });
+    expect(itemOf(writes, TEXT).text_version).toBe(1);
     for (const list of PUBLISHED_LISTS) expect(itemOf(writes, entryKey(list)), list).toEqual(entryOf(after, list));
   });
 
@@ -124,7 +126,8 @@ describe('postItemWrites: counts', () => {
     expect(summary(writes)).toEqual({ [STATS]: 'put', ...puts(PUBLISHED_LISTS) });
     const stats = writeOn(writes, STATS);
     expect(conditionOf(stats)).toEqual(atVersion(4));
-    expect(itemOf(writes, STATS)).toMatchObject({ post_id: ID, total_visitors: 13, version: 5 });
+    // The text stays as it was written at version 2, and the stats say so.
+    expect(itemOf(writes, STATS)).toMatchObject({ post_id: ID, total_visitors: 13, version: 5, text_version: 2 });
     for (const list of PUBLISHED_LISTS) {
       expect(itemOf(writes, entryKey(list)), list).toMatchObject({ ViewsSK: `000000000013#${CREATED}#${ID}`, slug: 'hello-world-2' });
     }
@@ -160,9 +163,10 @@ describe('postItemWrites: edits', () => {
     const after = next(before, { description: 'Edited.', modified: LATER });
     const writes = postItemWrites(before, after);
     expect(summary(writes)).toEqual({ [TEXT]: 'put', [STATS]: 'put', ...puts(PUBLISHED_LISTS) });
-    expect(itemOf(writes, TEXT)).toMatchObject({ PK: 'POST#hello-world-2', SK: 'POST', description: 'Edited.', modified: LATER });
+    // Both items name the version the text was written at, so a reader can tell a torn pair.
+    expect(itemOf(writes, TEXT)).toMatchObject({ PK: 'POST#hello-world-2', SK: 'POST', description: 'Edited.', modified: LATER, text_version: 5 });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(4));
-    expect(itemOf(writes, STATS)).toMatchObject({ version: 5 });
+    expect(itemOf(writes, STATS)).toMatchObject({ version: 5, text_version: 5 });
     for (const list of PUBLISHED_LISTS) {
       expect(itemOf(writes, entryKey(list)), list).toMatchObject({ ActiveSK: `${LATER}#${CREATED}#${ID}`, CreatedSK: `${CREATED}#${ID}` });
     }
@@ -199,7 +203,9 @@ describe('postItemWrites: edits', () => {
       total_visitors: 12,
       total_favorites: 2,
       version: 5,
+      text_version: 5,
     });
+    expect(itemOf(writes, 'POST#goodbye|POST').text_version).toBe(5);
     for (const list of PUBLISHED_LISTS) expect(itemOf(writes, entryKey(list)), list).toMatchObject({ slug: 'goodbye', post_id: ID });
   });
 

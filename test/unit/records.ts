@@ -40,6 +40,7 @@ export function postRecord(fields: Partial<PostRecord> = {}): PostRecord {
     total_visitors: 12,
     total_favorites: 2,
     version: 4,
+    text_version: 2,
     ...fields,
   };
 }

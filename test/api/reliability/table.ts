@@ -104,6 +104,7 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
     const post = postFromItems(text, stats.get(String(text.PK)));
     if (!post) problems.push(`post ${text.PK}: stats missing or of another post`);
     else posts.push(post);
+    if (post && stats.get(String(text.PK))!.text_version !== text.text_version) problems.push(`post ${text.PK}: text and stats of different versions`);
     stats.delete(String(text.PK));
   }
   for (const orphan of stats.keys()) problems.push(`stats without a post: ${orphan}`);
