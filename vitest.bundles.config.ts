@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { DYNAMODB_GLOBAL_SETUP, SHARED_TEST_SETTINGS } from './vitest.config.ts';
+import { CONNECTED_SETUP, SHARED_TEST_SETTINGS } from './vitest.config.ts';
 
 // `npm run test:bundles`: the API suites against what `npm run synth` wrote to cdk.out, each
 // function's bundle copied out of the repository and run in processes of its own (on LAMBDA_NODE,
@@ -34,7 +34,7 @@ export default defineConfig({
     include: BUNDLE_SUITES,
     // As the sources' run: one connected suite at a time (vitest.config.ts).
     fileParallelism: false,
-    globalSetup: DYNAMODB_GLOBAL_SETUP,
+    ...CONNECTED_SETUP,
     env: { ...SHARED_TEST_SETTINGS.env, API_TARGET: 'bundles' },
   },
 });

@@ -8,8 +8,8 @@ export const SHARED_TEST_SETTINGS = {
   env: { LOG_LEVEL: 'error', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
 };
 
-/** Starts one DynamoDB Local (Java) for the run: only the suites that reach a table have it. */
-export const DYNAMODB_GLOBAL_SETUP = ['test/support/global-setup.ts'];
+/** What the suites that reach a table need: a DynamoDB Local (Java) of their own, per file. */
+export const CONNECTED_SETUP = { globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/dynamodb-local.ts'] };
 
 /** The stack's tests that need no DynamoDB Local (the others run bundles against it). */
 const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts'];
@@ -30,12 +30,12 @@ export default defineConfig({
         test: {
           ...SHARED_TEST_SETTINGS,
           name: 'api',
-          // One connected suite at a time: each gets DynamoDB Local to itself, so the concurrency
-          // and fault suites measure their own bursts, not another suite's.
+          // One connected suite at a time, each with a DynamoDB Local of its own, so the
+          // concurrency and fault suites measure their own bursts, not another suite's.
           fileParallelism: false,
           include: ['test/api/**/*.test.ts', 'test/infra/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...OFFLINE_INFRA_SUITES],
-          globalSetup: DYNAMODB_GLOBAL_SETUP,
+          ...CONNECTED_SETUP,
         },
       },
     ],

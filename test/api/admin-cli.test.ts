@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unique } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 
@@ -22,7 +22,7 @@ function admin(args: string[], stdin?: string): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(TSX, ['scripts/admin.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, DYNAMODB_ENDPOINT: inject('dynamodbEndpoint'), TABLE_NAME: api.table },
+      env: { ...process.env, TABLE_NAME: api.table },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

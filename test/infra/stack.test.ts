@@ -10,7 +10,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type BuiltApp } from '../../infra/build.ts';
 import { ACKNOWLEDGMENT_REASONS, indexWildcardFindingId } from '../../infra/nag.ts';
 import { STREAM_READ_ACTIONS, TABLE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
@@ -341,7 +341,6 @@ describe('functions', () => {
   });
 
   it('log in, check and log out from their bundles against DynamoDB (Local), with the bundled SDK', async () => {
-    process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
     process.env.TABLE_NAME = `test-infra-${randomUUID().slice(0, 8)}`;
     resetDb();
     await ensureTable(process.env.TABLE_NAME);
@@ -373,7 +372,6 @@ describe('functions', () => {
   });
 
   it("remove a deleted post's visits from the stream consumer's bundle against DynamoDB (Local), twice harmlessly", async () => {
-    process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
     process.env.TABLE_NAME = `test-infra-${randomUUID().slice(0, 8)}`;
     resetDb();
     await ensureTable(process.env.TABLE_NAME);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { awsRegion } from '#lib/config.ts';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
@@ -140,7 +140,6 @@ export async function startApi({ streams = true, ...options }: ApiOptions = {}):
   // Handlers run from source read TABLE_NAME when called: closing this API gives the process back
   // the table of the API started before it.
   const previousTable = process.env.TABLE_NAME;
-  process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
   process.env.TABLE_NAME = table;
   resetDb();
   await ensureTable(table);
