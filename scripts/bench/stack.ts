@@ -11,11 +11,15 @@ import { startServer, type RunningServer } from '../local/server.ts';
 
 // The benchmark's own stack: an in-memory DynamoDB Local and the local server in this process,
 // its functions under their IAM roles as in `npm start`. A deployment has one table: each fresh
-// table gets a gateway of its own (the IAM guard grants the functions that table only).
+// table gets a gateway of its own (the IAM guard grants the functions that table only) and a
+// DynamoDB Local of its own, because the emulator keeps every stream record it wrote and its writes
+// slow down as they pile up (test/support/dynamodb-local.ts): 10,000 seeded posts would slow every
+// section after them.
 
 
 export interface BenchStack {
-  emulator: Emulator;
+  /** The DynamoDB Local of the current table. */
+  readonly emulator: Emulator;
   /** The gateway of the current table. */
   readonly server: RunningServer;
   /** Points the process, and a new gateway, at a new, empty table (lists then hold only what the caller adds). */
@@ -26,21 +30,27 @@ export interface BenchStack {
 }
 
 export async function startBenchStack(): Promise<BenchStack> {
-  const emulator = await startEmulator({ port: await freePort() });
-  useTable({ endpoint: emulator.endpoint });
+  let emulator: Emulator | undefined;
   let server: RunningServer | undefined;
+  const stopCurrent = async () => {
+    await server?.close();
+    await emulator?.stop();
+  };
   const freshTable = async () => {
+    await stopCurrent();
+    emulator = await startEmulator({ port: await freePort() });
     const table = `bench-${randomUUID().slice(0, 8)}`;
-    useTable({ tableName: table });
+    useTable({ tableName: table, endpoint: emulator.endpoint });
     resetDb();
     await ensureTable(table);
-    await server?.close();
     server = await startServer({ port: 0 });
     return table;
   };
   await freshTable();
   return {
-    emulator,
+    get emulator() {
+      return emulator!;
+    },
     get server() {
       return server!;
     },
@@ -56,9 +66,6 @@ export async function startBenchStack(): Promise<BenchStack> {
       const { token } = (await response.json()) as { token: string };
       return { username, token };
     },
-    async stop() {
-      await server?.close();
-      await emulator.stop();
-    },
+    stop: stopCurrent,
   };
 }
