@@ -3,12 +3,12 @@ import { LAMBDA_RESPONSE_LIMIT_BYTES } from '#lib/http/limits.ts';
 import { POST_LIMITS } from '#lib/posts/limits.ts';
 import { createPost, unique, type ApiClient, type ApiResponse } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
+import { nextLink } from '../support/link.ts';
 
 // A list page never exceeds what a Lambda function may return (6 MB, the whole result object
 // `{statusCode, headers, body}`): over posts of the largest size the service accepts, GET /posts
 // cuts its pages short, and following Link still returns every post exactly once, in order.
 
-const LINK = /^<([^>]+)>; rel="next"$/;
 
 /**
  * The largest description accepted, as costly as possible once serialized: exactly the byte limit,
@@ -34,14 +34,6 @@ function responseSizes(response: ApiResponse) {
   const body = Buffer.byteLength(response.text, 'utf8');
   const escapedBody = Buffer.byteLength(JSON.stringify(response.text), 'utf8');
   return { body, escapedBody, headers, total: escapedBody + headers };
-}
-
-function nextLink(response: ApiResponse): string | undefined {
-  const header = response.headers.get('link');
-  if (header === null) return undefined;
-  const match = LINK.exec(header);
-  expect(match, header).not.toBeNull();
-  return match![1];
 }
 
 async function get(client: ApiClient, path: string, query?: Record<string, string>) {

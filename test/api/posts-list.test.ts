@@ -3,13 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { setFeatured } from '#lib/posts/feature.ts';
 import { createPost, unique, type ApiClient, type ApiResponse, type TestUser } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
+import { NEXT_LINK, nextLink } from '../support/link.ts';
 
 // GET /posts: published posts only, sorted, searched and paged, over HTTP against DynamoDB Local.
 // The table is shared by every test of this file; each test gives its posts a word of its own and
 // narrows the list to them with `q` (or checks properties that hold for the whole list).
 
 const INVALID_PAGE = { detail: 'Invalid page.' };
-const LINK = /^<([^>]+)>; rel="next"$/;
 
 const api = useApi({ users: ['alice', 'bob'] });
 const { alice, bob } = api.users;
@@ -35,14 +35,6 @@ async function list(client: ApiClient, query: Record<string, string> = {}) {
 
 const slugs = (posts: any[]) => posts.map((post) => post.slug);
 const newestFirst = (posts: any[]) => [...posts].sort((a, b) => (a.created < b.created ? 1 : -1));
-
-function nextLink(response: { headers: Headers }): string | undefined {
-  const header = response.headers.get('link');
-  if (header === null) return undefined;
-  const match = LINK.exec(header);
-  expect(match, header).not.toBeNull();
-  return match![1];
-}
 
 /** Follows `Link: rel="next"` from the first response; returns the pages. */
 async function walk(client: ApiClient, first: ApiResponse<any>) {
@@ -491,7 +483,7 @@ describe('GET /posts: parameters in the body of the GET', () => {
     const response = await getWithBody(bob.api, '/posts', `q=${w}&page_size=2`, 'application/x-www-form-urlencoded');
     expect(response.status).toBe(200);
     expect(slugs(response.body)).toEqual([posts[2].slug, posts[1].slug]);
-    const link = LINK.exec(response.link ?? '')?.[1];
+    const link = NEXT_LINK.exec(response.link ?? '')?.[1];
     expect(link).toBeDefined();
     const rest = await bob.api.get(link!);
     expect(slugs(rest.body)).toEqual([posts[0].slug]);

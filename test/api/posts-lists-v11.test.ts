@@ -6,6 +6,7 @@ import { createPost, unique, type ApiClient, type ApiResponse, type TestUser } f
 import { POST_FIELDS, PROFILE_FIELDS } from '../support/contract.ts';
 import { useApi } from '../support/fixture.ts';
 import { responseValidator } from '../support/openapi.ts';
+import { NEXT_LINK, nextLink } from '../support/link.ts';
 
 // Spec v1.1, sections 1 and 6 (community-posts-api-v1.1.md), black-box over HTTP:
 //   GET /posts/tagged/{slug}      the published posts carrying the tag; unknown tag 404
@@ -25,7 +26,6 @@ const INVALID_PAGE = { detail: 'Invalid page.' };
 const NO_CREDENTIALS = { detail: 'Authentication credentials were not provided.' };
 const INVALID_TOKEN = { detail: 'Invalid token.' };
 const NOT_BOOLEAN = { publish: ['Must be a valid boolean.'] };
-const LINK = /^<([^>]+)>; rel="next"$/;
 /** What a Lambda function may return, the result object's JSON included. */
 const LAMBDA_RESPONSE_LIMIT = 6 * 1024 * 1024;
 
@@ -59,14 +59,6 @@ async function newTag(): Promise<{ title: string; slug: string }> {
 
 /** Users made for one test (created and logged in at once). */
 const newUsers = (count: number, prefix = 'u') => Promise.all(Array.from({ length: count }, () => api.user(prefix)));
-
-function nextLink(response: { headers: Headers }): string | undefined {
-  const header = response.headers.get('link');
-  if (header === null) return undefined;
-  const match = LINK.exec(header);
-  expect(match, header).not.toBeNull();
-  return match![1];
-}
 
 /** A GET that must answer 200 with an array. */
 async function get(client: ApiClient, path: string, query?: Record<string, string>): Promise<ApiResponse<Post[]>> {
@@ -410,7 +402,7 @@ describe.each(KINDS)('the %s list: what GET /posts offers', (kind) => {
     // page_size from the body: the Link carries the parameters on in its query string.
     const paged = await getWithBody(list.reader.api, list.path, JSON.stringify({ q: w, page_size: 2 }), 'application/json');
     expect(slugs(paged.body)).toEqual(slugs([c!, b!]));
-    const link = new URL(LINK.exec(paged.headers.get('link') ?? '')![1]!);
+    const link = new URL(NEXT_LINK.exec(paged.headers.get('link') ?? '')![1]!);
     expect(link.searchParams.get('q')).toBe(w);
     expect(slugs((await get(list.reader.api, link.toString())).body)).toEqual([a!.slug]);
     const second = await getWithBody(list.reader.api, list.path, `q=${w}&page_size=2&page=2`, 'application/x-www-form-urlencoded');
