@@ -126,6 +126,9 @@ export interface OpenedList {
   read(): Promise<ListedPage<PostRecord>>;
 }
 
+/** A list whose parameters were refused: answered by read(), after the route's own checks (an unknown tag is a 404 first). */
+export const refusedList = (error: unknown): OpenedList => ({ read: () => Promise.reject(error) });
+
 /** The words of `q` as the search text holds them; empty when there is nothing to match. */
 function searchTerm(q: string | undefined): string {
   // NUL separates the fields inside the search text, so it must not reach the match (it would
@@ -153,8 +156,7 @@ export function openPostList(list: PostList, query: Record<string, string | unde
     params = listParams(query, body, [...LIST_PARAMS, ...extra]);
     request = parsePageRequest(params, PAGE_SIZES.posts);
   } catch (error) {
-    // Answered by the handler, after its own checks (an unknown tag is a 404 Not found first).
-    return { read: () => Promise.reject(error) };
+    return refusedList(error);
   }
   const sort = parseSort(params.sort);
   const index = listQuery(list, sort);

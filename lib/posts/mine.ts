@@ -2,7 +2,7 @@ import { tokenFromHeader } from '#lib/auth/authenticate.ts';
 import { tokenUserHint, type Caller } from '#lib/auth/tokens.ts';
 import type { ListedPage } from '#lib/http/paging.ts';
 import { validate, type Input } from '#lib/validation.ts';
-import { listParams, openPostList, POST_LISTS, type OpenedList } from './list.ts';
+import { listParams, openPostList, POST_LISTS, refusedList, type OpenedList } from './list.ts';
 import type { PostRecord } from './post.ts';
 
 // GET /posts/me: the caller's list is keyed by their user id, which their token names
@@ -26,7 +26,7 @@ function openFor(userId: number, query: Record<string, string | undefined>, body
   try {
     publish = publishFilter(query, body);
   } catch (error) {
-    return { read: () => Promise.reject(error) };
+    return refusedList(error);
   }
   return openPostList(POST_LISTS.mine(userId, publish), query, body, ['publish']);
 }
