@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName, tokenTtlDays } from '#lib/config.ts';
 import { db } from '#lib/db/client.ts';
-import { keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
+import { keyOf, keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '#lib/db/table.ts';
 import { epochSeconds, isoTimestamp, nowMicros } from '#lib/time.ts';
 
@@ -109,7 +109,7 @@ export async function tokenKeysOf(username: string): Promise<Key[]> {
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
     );
-    for (const item of response.Items ?? []) found.push({ PK: String(item.PK), SK: String(item.SK) });
+    for (const item of response.Items ?? []) found.push(keyOf(item));
     startKey = response.LastEvaluatedKey;
   } while (startKey);
   return found;

@@ -2,7 +2,7 @@ import { BatchGetCommand, BatchWriteCommand, type BatchGetCommandOutput } from '
 import { tableName } from '#lib/config.ts';
 import { backoffWithin, currentDeadline, retryStats } from '#lib/retry.ts';
 import { db } from './client.ts';
-import type { Key } from './keys.ts';
+import { keyOf, keyString, type Key } from './keys.ts';
 
 export type Item = Record<string, unknown>;
 
@@ -14,10 +14,6 @@ function backoff(round: number, deadline: number): Promise<void> {
   return backoffWithin(deadline, 'throttling', round);
 }
 
-function keyId(key: { PK: unknown; SK: unknown }): string {
-  return `${String(key.PK)}\u0000${String(key.SK)}`;
-}
-
 /**
  * Reads several items, strongly consistent unless `consistent: false` (half the capacity): one
  * BatchGetItem per 100 keys, sent in parallel, so any number of keys costs one round trip (plus
@@ -25,7 +21,7 @@ function keyId(key: { PK: unknown; SK: unknown }): string {
  */
 export async function batchGet(keyList: Key[], projection?: string[], { consistent = true } = {}): Promise<BatchResult> {
   const deadline = currentDeadline();
-  const unique = new Map(keyList.map((key) => [keyId(key), key]));
+  const unique = new Map(keyList.map((key) => [keyString(key), key]));
   const found = new Map<string, Item>();
   const all = [...unique.values()];
   const projectionPart = projection
@@ -44,7 +40,7 @@ export async function batchGet(keyList: Key[], projection?: string[], { consiste
         }),
       );
       for (const item of response.Responses?.[tableName()] ?? []) {
-        found.set(keyId(item as Key), item);
+        found.set(keyString(item as Key), item);
       }
       pending = response.UnprocessedKeys?.[tableName()]?.Keys;
     }
@@ -66,16 +62,16 @@ export class BatchResult {
 
   /** A read of exactly these items' keys that found them all. */
   static of(items: Item[]): BatchResult {
-    const keyList = items.map((item) => ({ PK: String(item.PK), SK: String(item.SK) }));
-    return new BatchResult(new Map(keyList.map((key, i) => [keyId(key), items[i]!])), keyList);
+    const keyList = items.map(keyOf);
+    return new BatchResult(new Map(keyList.map((key, i) => [keyString(key), items[i]!])), keyList);
   }
 
   get(key: Key): Item | undefined {
-    return this.items.get(keyId(key));
+    return this.items.get(keyString(key));
   }
 
   has(key: Key): boolean {
-    return this.items.has(keyId(key));
+    return this.items.has(keyString(key));
   }
 }
 

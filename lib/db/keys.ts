@@ -5,6 +5,16 @@ export interface Key {
   SK: string;
 }
 
+/** The primary key of an item read or built (its other attributes left out). */
+export function keyOf(item: { PK?: unknown; SK?: unknown }): Key {
+  return { PK: String(item.PK), SK: String(item.SK) };
+}
+
+/** One string per primary key: what maps and sets of items are keyed by. */
+export function keyString(key: { PK: unknown; SK: unknown }): string {
+  return `${String(key.PK)}\u0000${String(key.SK)}`;
+}
+
 /** Width of zero-padded counters inside sort keys, so they order as strings. */
 const COUNTER_WIDTH = 12;
 

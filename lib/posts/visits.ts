@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '#lib/config.ts';
 import { batchDelete } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
-import { keys } from '#lib/db/keys.ts';
+import { keyOf, keys } from '#lib/db/keys.ts';
 import { tx, type TxWrite } from '#lib/db/transact.ts';
 import { isoTimestamp } from '#lib/time.ts';
 
@@ -34,7 +34,7 @@ export async function removeVisits(postId: string): Promise<void> {
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
     );
-    await batchDelete((response.Items ?? []).map((item) => ({ PK: String(item.PK), SK: String(item.SK) })));
+    await batchDelete((response.Items ?? []).map(keyOf));
     startKey = response.LastEvaluatedKey;
   } while (startKey);
 }
