@@ -42,13 +42,14 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'tags/list': { table: ['GetItem'], indexes: ['Query'] },
   'tags/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
   // the token with the page's entries from an index (by number: a keys-only skip first); then the
-  // posts' text and stats items in one BatchGetItem (a search: one per wave)
-  'posts/list': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
-  'posts/mine': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
+  // posts' text and stats items in one BatchGetItem; a search Queries the table's search index
+  // (and BatchGetItem reads entries of its matches to sort them by counts)
+  'posts/list': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] },
+  'posts/mine': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] },
   // as posts/list, with the tag (or the profile) read in the token's BatchGetItem (the token alone
   // for a path that cannot name one)
-  'posts/tagged': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
-  'posts/author': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
+  'posts/tagged': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] },
+  'posts/author': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] },
   // credentials GetItem; TransactWriteItems: Put token, Update profile (last_login), ConditionCheck credentials
   'auth/login': { table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
   // a conditional DeleteItem of the token; no read
@@ -71,9 +72,10 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // counters (its visits are removed by the stream consumer)
   'posts/delete': { table: ['GetItem', 'BatchGetItem', 'DeleteItem', 'UpdateItem'], indexes: [] },
   // The table's stream consumer (infra/streams.ts), not a route: after a post's deletion, Query of
-  // its visits on the table and BatchWriteItem deleting them (lib/posts/removal.ts). Reading the
-  // stream itself is the event source's grant (STREAM_READ_ACTIONS).
-  'streams/table': { table: ['Query', 'BatchWriteItem'], indexes: [] },
+  // its visits on the table and BatchWriteItem deleting them (lib/posts/removal.ts); after a change
+  // of a post's text, conditional PutItem and DeleteItem of its search postings
+  // (lib/search/indexing.ts). Reading the stream itself is the event source's grant (STREAM_READ_ACTIONS).
+  'streams/table': { table: ['Query', 'BatchWriteItem', 'PutItem', 'DeleteItem'], indexes: [] },
 };
 
 /** Routes that never touch the table (the API's documentation): no permission at all. */

@@ -12,7 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -157,6 +157,7 @@ export class CommunityPostsStack extends Stack {
         bisectBatchOnError: consumerSettings.bisectBatchOnError,
         retryAttempts: consumerSettings.retryAttempts,
         reportBatchItemFailures: consumerSettings.reportBatchItemFailures,
+        filters: consumerSettings.filters.map((pattern) => FilterCriteria.filter(pattern)),
         onFailure: new SqsDlq(this.streamFailures),
       }),
     );

@@ -4,6 +4,11 @@
 // (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): one batch per shard at a time,
 // in order.
 
+import { keys } from '#lib/db/keys.ts';
+
+/** A Lambda event filter pattern (https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventfiltering.html). */
+export type EventFilterPattern = Record<string, unknown>;
+
 export interface StreamEventSourceSettings {
   /** The handler module under functions/ (it exports `handler`). */
   handler: string;
@@ -17,19 +22,26 @@ export interface StreamEventSourceSettings {
   retryAttempts: number;
   /** The handler answers `batchItemFailures`: Lambda retries from the first failed record only. */
   reportBatchItemFailures: boolean;
+  /** Lambda delivers only the records that match one of these (none: every record). */
+  filters: EventFilterPattern[];
 }
 
 /**
- * The consumer of the table's stream (functions/streams/table.ts). Small batches, since each
- * record may cost a page of deletions; TRIM_HORIZON, so that a new mapping misses no deletion still
- * in the stream (24 hours); a few retries, then the batch's description goes to the on-failure
- * queue (its records stay readable in the stream for the rest of their 24 hours).
+ * The consumer of the table's stream (functions/streams/table.ts). It reacts to posts' text items
+ * (the search index) and list entries (a deletion's visits) only, so Lambda's event filter drops
+ * every other record (tokens, profiles, visits, the index's own postings) before it costs an
+ * invocation. Batches of 100 (Lambda's default for streams: a record's work is bounded, a page of
+ * deletions or one post's words, and a failing record is retried alone through the partial batch
+ * response); TRIM_HORIZON, so that a new mapping misses nothing still in the stream (24 hours); a
+ * few retries, then the batch's description goes to the on-failure queue (its records stay
+ * readable in the stream for the rest of their 24 hours).
  */
 export const TABLE_STREAM_CONSUMER: StreamEventSourceSettings = {
   handler: 'streams/table',
   startingPosition: 'TRIM_HORIZON',
-  batchSize: 10,
+  batchSize: 100,
   bisectBatchOnError: true,
   retryAttempts: 5,
   reportBatchItemFailures: true,
+  filters: [{ dynamodb: { Keys: { PK: { S: [{ prefix: keys.post('').PK }, { prefix: keys.postEntry('', '').PK }] } } } }],
 };

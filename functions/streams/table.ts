@@ -1,4 +1,5 @@
 import { postRemoval } from '#lib/posts/removal.ts';
+import { searchIndexing } from '#lib/search/indexing.ts';
 import { streamConsumer } from '#lib/streams/consumer.ts';
 
 /**
@@ -6,4 +7,4 @@ import { streamConsumer } from '#lib/streams/consumer.ts';
  * turn, in the order of its shard (lib/streams/consumer.ts); a failed record is reported as the
  * batch's item failure, so Lambda retries from it.
  */
-export const handler = streamConsumer([postRemoval]);
+export const handler = streamConsumer([postRemoval, searchIndexing]);

@@ -39,7 +39,18 @@ export const keys = {
   /** One per (post, user): keyed by the post's stable id so it survives renames. */
   visit: (postId: string, userId: number): Key => ({ PK: `VISIT#${postId}`, SK: `USER#${padCounter(userId)}` }),
   visitsOf: (postId: string): string => `VISIT#${postId}`,
+  /**
+   * One word of one post in the search index (lib/search/postings.ts): partitioned by the word's
+   * first character, sorted by the word, so that the posts of every word a prefix begins are one
+   * `begins_with` range of one partition.
+   */
+  posting: (word: string, postId: string): Key => ({ PK: postingPartition(word), SK: `${word}#${postId}` }),
 };
+
+/** The search index partition that holds the words `prefix` begins (a non-empty word). */
+export function postingPartition(prefix: string): string {
+  return `WORD#${String.fromCodePoint(prefix.codePointAt(0)!)}`;
+}
 
 /** Partition values of the list indexes. */
 export const listPartitions = {
@@ -81,6 +92,14 @@ export const listSortKeys = {
   postVotes: (likes: number, created: string, id: string) => `${padCounter(likes)}#${created}#${id}`,
   postActive: (modified: string, created: string, id: string) => `${modified}#${created}#${id}`,
 };
+
+/** The slug of the post whose text item this key is (`keys.post`), or undefined for any other key. */
+export function parsePostText(key: { PK?: unknown; SK?: unknown }): string | undefined {
+  const { PK, SK } = key;
+  const prefix = keys.post('');
+  if (typeof PK !== 'string' || SK !== prefix.SK || !PK.startsWith(prefix.PK) || PK === prefix.PK) return undefined;
+  return PK.slice(prefix.PK.length);
+}
 
 /**
  * The post and list a post's list entry key names (`keys.postEntry`), or undefined for any other

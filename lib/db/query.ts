@@ -62,17 +62,26 @@ export async function queryItems(list: ListQuery, limit: number, startKey?: Reco
   return { items: response.Items ?? [], ...(response.LastEvaluatedKey ? { next: response.LastEvaluatedKey } : {}) };
 }
 
-async function query(list: ListQuery, limit: number | undefined, startKey: Record<string, unknown> | undefined, keysOnly: boolean) {
+/** One call: up to `limit` items of the list (matching its filter) whose sort key is above `above`, highest first. */
+export async function queryAbove(list: ListQuery, above: string, limit: number): Promise<Item[]> {
+  return (await query(list, limit, undefined, false, above)).Items ?? [];
+}
+
+async function query(list: ListQuery, limit: number | undefined, startKey: Record<string, unknown> | undefined, keysOnly: boolean, above?: string) {
   const index = INDEXES[list.index];
   const names: Record<string, string> = { '#pk': index.partitionKey, ...list.filter?.names };
   const values: Record<string, unknown> = { ':pk': list.partition, ...list.filter?.values };
+  if (above !== undefined) {
+    names['#sk'] = index.sortKey;
+    values[':above'] = above;
+  }
   const attributes = keyAttributes(list);
   if (keysOnly) attributes.forEach((name, i) => (names[`#k${i}`] = name));
   return db().send(
     new QueryCommand({
       TableName: tableName(),
       IndexName: index.name,
-      KeyConditionExpression: '#pk = :pk',
+      KeyConditionExpression: above === undefined ? '#pk = :pk' : '#pk = :pk AND #sk > :above',
       ...(list.filter ? { FilterExpression: list.filter.expression } : {}),
       ...(keysOnly ? { ProjectionExpression: attributes.map((_, i) => `#k${i}`).join(', ') } : {}),
       ExpressionAttributeNames: names,

@@ -12,6 +12,8 @@ export interface DynamoUsage {
   /** Capacity units DynamoDB reported as consumed (ReturnConsumedCapacity=TOTAL). */
   readUnits: number;
   writeUnits: number;
+  /** Set on the usage of a stream batch (lib/streams/consumer.ts): work that no request waits for. */
+  stream?: true;
 }
 
 const requests = new AsyncLocalStorage<DynamoUsage>();

@@ -199,7 +199,8 @@ const POST_LIST_PARAMETERS: JsonObject[] = [
   {
     name: 'q',
     in: 'query',
-    description: 'Case-insensitive substring of title, description, keywords or meta_description; combines with `sort`.',
+    description:
+      'Search words: a post matches when each word of `q` begins a word of its title, description, keywords or meta_description (case and accents ignored; words are runs of letters and digits). Combines with `sort`; a `q` with no word lists what the request without it lists.',
     schema: { type: 'string' },
   },
   ...PAGE_PARAMETERS('posts'),

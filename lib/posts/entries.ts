@@ -17,14 +17,19 @@ function listsOf(post: PostRecord): [list: string, partition: string][] {
   return lists;
 }
 
-/** Every entry item of the post in its current state. */
-export function postEntries(post: PostRecord): Item[] {
-  const sortKeys = {
+/** The post's sort key in each of the four post indexes, by the index's sort key attribute. */
+export function entrySortKeys(post: PostRecord): Record<string, string> {
+  return {
     [INDEXES.postsByCreated.sortKey]: listSortKeys.postCreated(post.created, post.id),
     [INDEXES.postsByViews.sortKey]: listSortKeys.postViews(post.total_visitors, post.created, post.id),
     [INDEXES.postsByVotes.sortKey]: listSortKeys.postVotes(post.rating_likes, post.created, post.id),
     [INDEXES.postsByActive.sortKey]: listSortKeys.postActive(post.modified, post.created, post.id),
   };
+}
+
+/** Every entry item of the post in its current state. */
+export function postEntries(post: PostRecord): Item[] {
+  const sortKeys = entrySortKeys(post);
   return listsOf(post).map(([list, partition]) => ({
     ...keys.postEntry(post.id, list),
     [INDEXES.postsByCreated.partitionKey]: partition,

@@ -1,17 +1,20 @@
 import { batchGet, type Item } from '#lib/db/batch.ts';
-import { listPartitions } from '#lib/db/keys.ts';
-import { cursorAfterItem, cursorStart, queryItems, queryPage, type ListQuery, type Page, type PageRequest } from '#lib/db/query.ts';
+import { listPartitions, postLists } from '#lib/db/keys.ts';
+import { queryAbove, queryPage, type ListQuery, type Page, type PageRequest } from '#lib/db/query.ts';
 import type { IndexName } from '#lib/db/table.ts';
-import { InvalidPage } from '#lib/http/errors.ts';
 import { PAGE_SIZES, parsePageRequest, type ListedPage } from '#lib/http/paging.ts';
+import { findPostings } from '#lib/search/find.ts';
+import { queryWords } from '#lib/search/words.ts';
+import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
-import { postFromRead, postKeys, searchText, type PostRecord } from './post.ts';
+import { postFromRead, postKeys, type PostRecord } from './post.ts';
+import { FRESH_LIMIT, FRESH_MS, freshQuery, searchPage } from './search.ts';
 
 // The lists of posts: GET /posts, /posts/tagged/{slug}, /posts/author/{username}, /posts/me.
 // Each is a partition of the four post indexes (entries.ts), read in two round trips: the page's
 // entries from the index (in parallel with the token check), then the posts' text and stats items
-// in one parallel BatchGetItem. `q` is matched on the text, so a search reads posts in waves of
-// growing size until its page is full: its cost grows with the list it searches.
+// in one parallel BatchGetItem. A list with `q` finds its posts in the search index instead
+// (search.ts).
 
 export const POST_SORTS = ['newest', 'featured', 'views', 'votes', 'active'] as const;
 export type PostSort = (typeof POST_SORTS)[number];
@@ -50,27 +53,35 @@ export interface PostList {
   partition: string;
   /** A partition of featured posts only, where the list has one (else sort=featured filters). */
   featuredPartition?: string;
+  /** The sort key of the list's entries (keys.postEntry), in its own partition. */
+  entry: string;
   /** Only published posts (true) or only drafts (false) of a list that holds both (the caller's own). */
   publishFilter?: boolean;
   /**
    * Whether a post read through an entry still belongs: the entries come from an index, which on
    * AWS may lag a write by a moment (a post just unpublished, retagged or renamed).
    */
-  holds(post: PostRecord): boolean;
+  holds(post: ListedFields): boolean;
 }
 
+/** What a list needs of a post to tell whether it belongs: a post's, or its search postings'. */
+export type ListedFields = Pick<PostRecord, 'publish' | 'author' | 'author_id' | 'tag_slugs'>;
+
 export const POST_LISTS = {
-  all: (): PostList => ({ partition: listPartitions.posts, featuredPartition: listPartitions.featured, holds: (post) => post.publish }),
+  all: (): PostList => ({ partition: listPartitions.posts, featuredPartition: listPartitions.featured, entry: postLists.posts, holds: (post) => post.publish }),
   tagged: (tagSlug: string): PostList => ({
     partition: listPartitions.tagged(tagSlug),
+    entry: postLists.tagged(tagSlug),
     holds: (post) => post.publish && post.tag_slugs.includes(tagSlug),
   }),
   authored: (username: string): PostList => ({
     partition: listPartitions.authored(username),
+    entry: postLists.authored,
     holds: (post) => post.publish && post.author === username,
   }),
   mine: (userId: number, publish?: boolean): PostList => ({
     partition: listPartitions.mine(userId),
+    entry: postLists.mine,
     ...(publish === undefined ? {} : { publishFilter: publish }),
     holds: (post) => post.author_id === userId && (publish === undefined || post.publish === publish),
   }),
@@ -129,21 +140,6 @@ export interface OpenedList {
 /** A list whose parameters were refused: answered by read(), after the route's own checks (an unknown tag is a 404 first). */
 export const refusedList = (error: unknown): OpenedList => ({ read: () => Promise.reject(error) });
 
-/** The words of `q` as the search text holds them; empty when there is nothing to match. */
-function searchTerm(q: string | undefined): string {
-  // NUL separates the fields inside the search text, so it must not reach the match (it would
-  // match across fields); as DRF's SearchFilter, null characters are stripped from the terms.
-  return (q ?? '').replaceAll('\u0000', '').toLowerCase();
-}
-
-/** How many entries a search reads first: twice a page, then twice as many each round, up to SEARCH_WAVE_MAX. */
-const firstWave = (request: PageRequest) => 2 * (request.pageSize + 1);
-/**
- * The most entries one wave reads (their posts: 2 keys each, 8 BatchGetItem calls in parallel), so
- * that a search through a long list keeps a bounded number of calls in flight.
- */
-const SEARCH_WAVE_MAX = 400;
-
 /**
  * Opens a list of posts with the parameters of GET /posts (from the query string or the body; a
  * route's own ones in `extra`) and starts its first read: a page of entries, or a search's first
@@ -160,19 +156,21 @@ export function openPostList(list: PostList, query: Record<string, string | unde
   }
   const sort = parseSort(params.sort);
   const index = listQuery(list, sort);
-  const term = searchTerm(params.q);
+  const words = queryWords(params.q);
   // Started now, awaited by read(): a 401 leaves it unread, so its failure must not go unhandled.
   const started = <T>(step: () => Promise<T>): Promise<T> => {
     const promise = new Promise<T>((resolve) => resolve(step()));
     promise.catch(() => undefined);
     return promise;
   };
-  if (!term) {
+  if (words.length === 0) {
     const first = started(() => queryPage(index, request));
     return { read: async () => ({ params, request, page: await postsOfPage(list, sort, await first) }) };
   }
-  const first = started(() => queryItems(index, firstWave(request), request.cursor ? cursorStart(index, request.cursor) : undefined));
-  return { read: async () => ({ params, request, page: await searchPage(list, sort, index, request, term, await first) }) };
+  const found = started(() => findPostings(words));
+  const fresh = started(() => queryAbove(freshQuery(index), isoTimestamp(nowMicros() - FRESH_MS * 1000), FRESH_LIMIT));
+  const scope = { list, sort, index, request, words, entryList: sort === 'featured' && list.featuredPartition ? postLists.featured : list.entry };
+  return { read: async () => ({ params, request, page: await searchPage(scope, await found, await fresh) }) };
 }
 
 /** A page of entries as the page of their posts; a post that no longer belongs is left out. */
@@ -183,43 +181,5 @@ async function postsOfPage(list: PostList, sort: PostSort, page: Page): Promise<
     items: kept.map(({ post }) => post),
     ...(page.next ? { next: page.next } : {}),
     cursorAfter: (index) => page.cursorAfter(kept[index]!.at),
-  };
-}
-
-/**
- * A page of a search: entries are read and their posts matched against `term` in waves (the first
- * read with the token, each next one twice as big) until the page and one more match are found or
- * the list ends. Page N by number matches the N − 1 pages before it; a cursor starts after its entry.
- */
-async function searchPage(
-  list: PostList,
-  sort: PostSort,
-  index: ListQuery,
-  request: PageRequest,
-  term: string,
-  first: { items: Item[]; next?: Record<string, unknown> },
-): Promise<Page<PostRecord>> {
-  const skipped = request.cursor ? 0 : (request.page - 1) * request.pageSize;
-  const wanted = skipped + request.pageSize + 1;
-  const matches: { post: PostRecord; entry: Item }[] = [];
-  let entries = first.items;
-  let next = first.next;
-  let wave = firstWave(request);
-  for (;;) {
-    const posts = await loadPosts(list, sort, entries);
-    posts.forEach((post, at) => {
-      if (post && searchText(post).includes(term)) matches.push({ post, entry: entries[at]! });
-    });
-    if (matches.length >= wanted || !next) break;
-    wave = Math.min(wave * 2, SEARCH_WAVE_MAX);
-    ({ items: entries, next } = await queryItems(index, wave, next));
-  }
-  const page = matches.slice(skipped, skipped + request.pageSize);
-  if (page.length === 0 && (request.page > 1 || request.cursor)) throw new InvalidPage();
-  const cursorAfter = (at: number) => cursorAfterItem(index, page[at]!.entry);
-  return {
-    items: page.map(({ post }) => post),
-    ...(matches.length > skipped + request.pageSize ? { next: cursorAfter(page.length - 1) } : {}),
-    cursorAfter,
   };
 }

@@ -43,12 +43,6 @@ export interface PostRecord {
   text_version: number;
 }
 
-/** Title, description, keywords and meta description, lower-cased: what `q` matches. */
-export function searchText(post: PostRecord): string {
-  // NUL separates the fields (validation keeps it out of every field), so a match cannot span two.
-  return [post.title, post.description, post.keywords ?? '', post.meta_description ?? ''].join('\u0000').toLowerCase();
-}
-
 /** A new post by `author` from a validated create body, under `slug`, with its resolved tags. */
 export function newPost(author: Caller, input: PostInput, slug: { slug: string; slugBase: string }, tags: TagRef[], now: string): PostRecord {
   return {

@@ -86,7 +86,7 @@ export function streamConsumer(reactions: readonly AnyReaction[]): (event: Dynam
       refreshLogLevel();
       const records = event.Records ?? [];
       const lagMs = batchLagMs(records);
-      const usage = emptyUsage();
+      const usage = { ...emptyUsage(), stream: true as const };
       const outcome = await withDynamoUsage(usage, () => processRecords(records, reactions));
       const failed = outcome.response.batchItemFailures.length > 0;
       log.info('stream batch', {

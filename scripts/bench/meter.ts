@@ -1,10 +1,11 @@
 import { dynamodb } from '#lib/db/client.ts';
-import { capacityUnits, type Capacity } from '#lib/db/usage.ts';
+import { capacityUnits, currentDynamoUsage, type Capacity } from '#lib/db/usage.ts';
 
 // Meters the DynamoDB calls of this process on the one client every handler uses: calls by
 // operation (one per command sent, whatever the SDK retries) and the consumed capacity DynamoDB
 // reports. Inside a request the client's usage middleware (lib/db/usage.ts) has already asked for
-// it (ReturnConsumedCapacity=TOTAL on every read and write).
+// it (ReturnConsumedCapacity=TOTAL on every read and write). The calls of the table's stream
+// consumer, which runs in this process too, are work no request waits for: they are left out.
 
 export interface Usage {
   calls: Record<string, number>;
@@ -35,6 +36,7 @@ export function attachMeter(): Meter {
   const name = `meter-${Math.random().toString(36).slice(2)}`;
   dynamodb().middlewareStack.add(
     (next, context) => async (args) => {
+      if (currentDynamoUsage()?.stream) return next(args);
       const operation = String(context.commandName ?? 'unknown').replace(/Command$/, '');
       calls.set(operation, (calls.get(operation) ?? 0) + 1);
       if (inFlight === 0) rounds += 1;

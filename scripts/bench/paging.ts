@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { UpdateTableCommand } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, dynamodb } from '#lib/db/client.ts';
-import { tableName } from '#lib/config.ts';
+import { DynamoDBClient, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Item } from '#lib/db/batch.ts';
+import { dynamodb } from '#lib/db/client.ts';
+import { awsRegion, dynamodbEndpoint, localCredentials, tableName } from '#lib/config.ts';
 import { postItems } from '#lib/posts/changes.ts';
-import type { PostRecord } from '#lib/posts/post.ts';
-import { isoTimestamp } from '#lib/time.ts';
+import { postTextItem, type PostRecord } from '#lib/posts/post.ts';
+import { FRESH_MS } from '#lib/posts/search.ts';
+import { indexedPost, postingChange } from '#lib/search/postings.ts';
+import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import { ensureTable } from '../local/ensure-table.ts';
 import { attachMeter, type Usage } from './meter.ts';
 import type { BenchStack } from './stack.ts';
 import { spread, type Spread } from './stats.ts';
 
-// Parts 4 and 5: paging through 10,000 posts, and searching 1,000 and 10,000.
+// Part 4: paging through 10,000 posts; and the bulk load of posts that part 5 (search.ts) seeds too.
 
 export interface RequestFigures extends Usage {
   name: string;
@@ -20,50 +23,140 @@ export interface RequestFigures extends Usage {
   items: number;
 }
 
-/** Every `markEvery`-th post carries the word the search looks for. */
-export const SEARCH_WORD = 'zebrafinch';
+/** What a bulk load wrote, and how long it took. */
+export interface SeedFigures {
+  posts: number;
+  /** Items written: text, stats, list entries and search postings. */
+  items: number;
+  seconds: number;
+}
 
-/** Writes `count` published posts straight into the table, each as all its items (25 items a BatchWriteItem). */
-async function seedPosts(count: number, author: string, markEvery: number): Promise<void> {
-  const items = Array.from({ length: count }, (_, i) => {
-    const now = isoTimestamp();
-    const id = randomUUID();
-    const post: PostRecord = {
-      id,
-      slug: `bench-post-${i}-${id.slice(0, 6)}`,
-      slug_base: `bench-post-${i}`,
-      author,
-      author_id: 1,
-      title: `Bench post ${i}`,
-      description: `${i % markEvery === 0 ? `A ${SEARCH_WORD} appears. ` : ''}${'Body text of an ordinary post, a few sentences long. '.repeat(8)}`,
-      created: now,
-      modified: now,
-      publish: true,
-      is_featured: i % 10 === 0,
-      tags: [],
-      tag_slugs: [],
-      keywords: null,
-      meta_description: null,
-      rating_likes: 0,
-      rating_dislikes: 0,
-      total_visitors: i % 50,
-      total_favorites: 0,
-      version: 1,
-      text_version: 1,
-    };
-    return postItems(post);
-  }).flat();
+/** Items in one BatchWriteItem (DynamoDB's limit). */
+const BATCH_ITEMS = 25;
+/** BatchWriteItem calls in flight at once during a bulk load. */
+export const SEED_BATCHES_IN_FLIGHT = 8;
+/**
+ * How long one BatchWriteItem of a bulk load may take. The service's client gives up after
+ * DYNAMODB_REQUEST_TIMEOUT_MS (2 s), which a call of a load of 100,000 posts can pass while the
+ * emulator collects its garbage: the load has a client of its own, outside the meter.
+ */
+const SEED_REQUEST_TIMEOUT_MS = 60_000;
+
+function seedingClient(): DynamoDBDocumentClient {
+  const endpoint = dynamodbEndpoint();
+  const client = new DynamoDBClient({
+    region: awsRegion(),
+    maxAttempts: 5,
+    requestHandler: { requestTimeout: SEED_REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true },
+    ...(endpoint ? { endpoint, credentials: localCredentials() } : {}),
+  });
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+/** Post `i` by `author`, with `description`, created at `micros`. */
+function benchPost(i: number, author: string, description: string, micros: number): PostRecord {
+  const id = randomUUID();
+  const created = isoTimestamp(micros);
+  return {
+    id,
+    slug: `bench-post-${i}-${id.slice(0, 6)}`,
+    slug_base: `bench-post-${i}`,
+    author,
+    author_id: 1,
+    title: `Bench post ${i}`,
+    description,
+    created,
+    modified: created,
+    publish: true,
+    is_featured: i % 10 === 0,
+    tags: [],
+    tag_slugs: [],
+    keywords: null,
+    meta_description: null,
+    rating_likes: 0,
+    rating_dislikes: 0,
+    total_visitors: i % 50,
+    total_favorites: 0,
+    version: 1,
+    text_version: 1,
+  };
+}
+
+/**
+ * Every item of the posts, BATCH_ITEMS at a time, built as they are written: the post's own items
+ * (postItems) and its search postings, as the stream consumer writes them for a new text
+ * (postingChange from nothing to the text item). The posts are created one second apart, the
+ * newest a minute before the load: a search also reads the posts changed in the last FRESH_MS
+ * (lib/posts/search.ts), and the bench measures a site whose posts are older than that.
+ */
+function* seedBatches(count: number, author: string, description: (i: number) => string, progress: (posts: number) => void): Generator<Item[]> {
+  const newest = nowMicros() - 6 * FRESH_MS * 1000;
+  let batch: Item[] = [];
+  for (let i = 0; i < count; i++) {
+    progress(i);
+    const post = benchPost(i, author, description(i), newest - (count - 1 - i) * 1_000_000);
+    const indexed = indexedPost(postTextItem(post));
+    if (!indexed) throw new Error(`bench post ${i}: its text item is not a post the search index knows`);
+    for (const item of [...postItems(post), ...postingChange(undefined, indexed).puts]) {
+      batch.push(item);
+      if (batch.length === BATCH_ITEMS) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Posts between two progress messages of a bulk load. */
+const PROGRESS_EVERY = 20_000;
+
+/**
+ * Writes `count` published posts (post `i` with `description(i)`) straight into the table with
+ * BatchWriteItem, SEED_BATCHES_IN_FLIGHT calls at once: each post as all its items and its search
+ * postings, which the running service's stream consumer would write. A long load tells `progress`
+ * how far it got every PROGRESS_EVERY posts.
+ */
+export async function seedPosts(
+  count: number,
+  author: string,
+  description: (i: number) => string,
+  progress: (message: string) => void = () => undefined,
+): Promise<SeedFigures> {
+  const started = performance.now();
   // DynamoDB Local slows every write to a table with a stream as the records pile up (docs/streams.md):
   // the bulk load goes in with the stream off, and the table has it back before anything is measured.
   await dynamodb().send(new UpdateTableCommand({ TableName: tableName(), StreamSpecification: { StreamEnabled: false } }));
-  for (let start = 0; start < items.length; start += 25) {
-    let pending: Record<string, unknown>[] | undefined = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
-    while (pending && pending.length > 0) {
-      const response = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
-      pending = response.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined;
+  const report = (posts: number) => {
+    if (posts > 0 && posts % PROGRESS_EVERY === 0) progress(`${posts.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} posts after ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  };
+  const batches = seedBatches(count, author, description, report);
+  const client = seedingClient();
+  let items = 0;
+  let failed = false;
+  const writer = async () => {
+    // One generator for all writers: each next() runs to its yield before another writer's starts.
+    for (let next = batches.next(); !next.done && !failed; next = batches.next()) {
+      items += next.value.length;
+      let pending: Record<string, unknown>[] | undefined = next.value.map((Item) => ({ PutRequest: { Item } }));
+      while (pending && pending.length > 0) {
+        const response = await client
+          .send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }))
+          .catch((error: unknown) => {
+            failed = true;
+            throw error;
+          });
+        pending = response.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined;
+      }
     }
+  };
+  try {
+    await Promise.all(Array.from({ length: SEED_BATCHES_IN_FLIGHT }, writer));
+  } finally {
+    client.destroy();
   }
   await ensureTable(tableName());
+  return { posts: count, items, seconds: (performance.now() - started) / 1000 };
 }
 
 async function timed(url: string, token: string): Promise<{ ms: number; items: number; link: string | null }> {
@@ -77,7 +170,7 @@ async function timed(url: string, token: string): Promise<{ ms: number; items: n
 }
 
 /** Calls and capacity of one request (metered once), latency over `repeats` runs. */
-async function measureRequest(name: string, posts: number, url: string, token: string, repeats: number): Promise<RequestFigures> {
+export async function measureRequest(name: string, posts: number, url: string, token: string, repeats: number): Promise<RequestFigures> {
   const meter = attachMeter();
   let items = 0;
   let usage: Usage;
@@ -93,10 +186,13 @@ async function measureRequest(name: string, posts: number, url: string, token: s
   return { name, posts, items, latencyMs: spread(samples), ...usage };
 }
 
+/** The description of the posts paged through: about 430 characters, a dozen distinct words. */
+const PAGING_DESCRIPTION = 'Body text of an ordinary post, a few sentences long. '.repeat(8);
+
 export async function measurePaging(stack: BenchStack, repeats: number): Promise<RequestFigures[]> {
   await stack.freshTable();
   const user = await stack.login();
-  await seedPosts(10_000, user.username, 100);
+  await seedPosts(10_000, user.username, () => PAGING_DESCRIPTION);
   const base = `${stack.server.url}/posts`;
   // Page 50 reached by following Link from page 1: the URL of the 49th next link.
   let url = base;
@@ -106,16 +202,4 @@ export async function measurePaging(stack: BenchStack, repeats: number): Promise
     await measureRequest('page 50 by number (?page=50)', 10_000, `${base}?page=50`, user.token, repeats),
     await measureRequest('page 50 by following Link', 10_000, url, user.token, repeats),
   ];
-}
-
-export async function measureSearch(stack: BenchStack, repeats: number): Promise<RequestFigures[]> {
-  const figures: RequestFigures[] = [];
-  for (const posts of [1_000, 10_000]) {
-    await stack.freshTable();
-    const user = await stack.login();
-    await seedPosts(posts, user.username, 100);
-    figures.push(await measureRequest(`q=${SEARCH_WORD} (1 post in 100 matches)`, posts, `${stack.server.url}/posts?q=${SEARCH_WORD}`, user.token, repeats));
-    figures.push(await measureRequest('q=nomatch (no post matches)', posts, `${stack.server.url}/posts?q=nomatchword`, user.token, repeats));
-  }
-  return figures;
 }

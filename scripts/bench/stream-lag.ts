@@ -3,15 +3,18 @@ import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { awsRegion, positiveSetting, tableName, useDefaults } from '#lib/config.ts';
 import { db } from '#lib/db/client.ts';
-import { keys, postLists } from '#lib/db/keys.ts';
+import { keys, postingPartition, postLists } from '#lib/db/keys.ts';
+import { postTextItem, type PostRecord } from '#lib/posts/post.ts';
+import { isoTimestamp } from '#lib/time.ts';
 import type { RunningServer } from '../local/server.ts';
 import { DEFAULT_POLL_INTERVAL_MS, startStreamPollers, type StreamPollers } from '../local/stream-poller.ts';
 import { startBenchStack } from './stack.ts';
 
-// The lag of the table's stream consumer, end to end on the local stack: from the deletion of a
-// post's `mine` entry (what a post's deletion does, lib/posts/removal.ts) to the moment its visits
-// are gone, as a client polling DynamoDB sees it. It takes in the stream poller's interval (250 ms,
-// Lambda's rate), the consumer's invocation and its Query and BatchWriteItem calls.
+// The lag of the table's stream consumer, end to end on the local stack, as a client polling
+// DynamoDB sees it: from the deletion of a post's `mine` entry (what a post's deletion does,
+// lib/posts/removal.ts) to the moment its visits are gone, and from the write of a post's text item
+// to the moment the search index holds its words (lib/search/indexing.ts). Both take in the stream
+// poller's interval (250 ms, Lambda's rate), the consumer's invocation and its calls.
 //
 //   node --import tsx scripts/bench/stream-lag.ts      # its own in-memory stack; prints the figures
 
@@ -34,6 +37,51 @@ export interface StreamLagResult {
   medianMs: number;
   minMs: number;
   maxMs: number;
+  /** From a post text's write to its words in the search index (a post of 20 distinct words). */
+  index: { samplesMs: number[]; medianMs: number; minMs: number; maxMs: number };
+}
+
+/** A post of 20 distinct words, one of them `marker`, as its text item. */
+function textItem(marker: string) {
+  const id = randomUUID();
+  const now = isoTimestamp();
+  const post: PostRecord = {
+    id,
+    slug: `lag-${id}`,
+    slug_base: 'lag',
+    author: 'bench',
+    author_id: 1,
+    title: `Lag ${marker}`,
+    description: Array.from({ length: 18 }, (_, i) => `word${i}`).join(' '),
+    created: now,
+    modified: now,
+    publish: true,
+    is_featured: false,
+    tags: [],
+    tag_slugs: [],
+    keywords: null,
+    meta_description: null,
+    rating_likes: 0,
+    rating_dislikes: 0,
+    total_visitors: 0,
+    total_favorites: 0,
+    version: 1,
+    text_version: 1,
+  };
+  return postTextItem(post);
+}
+
+async function indexed(marker: string): Promise<boolean> {
+  const answer = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :word)',
+      ExpressionAttributeValues: { ':pk': postingPartition(marker), ':word': `${marker}#` },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    }),
+  );
+  return (answer.Count ?? 0) > 0;
 }
 
 const round = (ms: number) => Number(ms.toFixed(1));
@@ -57,6 +105,7 @@ export async function measureStreamLag(options: StreamLagOptions): Promise<Strea
   const visits = options.visits ?? 10;
   const pollers = options.pollers ?? (await startStreamPollers({ server: options.server, tableName: tableName(), region: awsRegion() }));
   const samples: number[] = [];
+  const indexSamples: number[] = [];
   try {
     for (let run = 0; run < runs; run++) {
       const postId = randomUUID();
@@ -77,10 +126,30 @@ export async function measureStreamLag(options: StreamLagOptions): Promise<Strea
       }
       samples.push(round(performance.now() - started));
     }
+    for (let run = 0; run < runs; run++) {
+      const marker = `lag${randomUUID().replaceAll('-', '')}`;
+      await pollers.caughtUp();
+      await new Promise((done) => setTimeout(done, Math.random() * DEFAULT_POLL_INTERVAL_MS));
+      const started = performance.now();
+      await db().send(new PutCommand({ TableName: tableName(), Item: textItem(marker) }));
+      while (!(await indexed(marker))) {
+        if (performance.now() - started > 30_000) throw new Error(`The word ${marker} was not indexed after 30 s`);
+        await new Promise((done) => setTimeout(done, 5));
+      }
+      indexSamples.push(round(performance.now() - started));
+    }
   } finally {
     if (!options.pollers) await pollers.stop();
   }
-  return { runs, visits, samplesMs: samples, medianMs: round(median(samples)), minMs: Math.min(...samples), maxMs: Math.max(...samples) };
+  return {
+    runs,
+    visits,
+    samplesMs: samples,
+    medianMs: round(median(samples)),
+    minMs: Math.min(...samples),
+    maxMs: Math.max(...samples),
+    index: { samplesMs: indexSamples, medianMs: round(median(indexSamples)), minMs: Math.min(...indexSamples), maxMs: Math.max(...indexSamples) },
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -90,6 +159,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   try {
     const result = await measureStreamLag({ server: stack.server, runs: positiveSetting('BENCH_STREAM_RUNS', 5) });
     console.log(`stream lag, deletion to visits gone (${result.runs} runs, ${result.visits} visits each): median ${result.medianMs} ms, min ${result.minMs} ms, max ${result.maxMs} ms`);
+    const index = result.index;
+    console.log(`stream lag, post text written to its words indexed (${result.runs} runs, 20 words): median ${index.medianMs} ms, min ${index.minMs} ms, max ${index.maxMs} ms`);
     console.log(JSON.stringify(result));
   } finally {
     await stack.stop();

@@ -3,6 +3,7 @@ import type { DynamoDBBatchResponse } from 'aws-lambda';
 import type { LocalEventSource, LocalFunction } from './deployment.ts';
 import { tableStreamArn } from './ensure-table.ts';
 import type { FunctionRuntime, InvokeOutcome } from './function-runtime.ts';
+import { checkPattern, passesFilters } from './event-filter.ts';
 import { inRegion } from './iam-policy.ts';
 
 // Lambda's event source mapping on the table's DynamoDB stream, played locally against DynamoDB
@@ -156,6 +157,7 @@ function creationSeconds(recorded: number | undefined, readAt: number): number |
 /** Starts polling the table's stream for one event source mapping; resolves once it reads from LATEST. */
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
   const { source, fn, runtime, region } = options;
+  source.filters.forEach((pattern) => checkPattern(pattern));
   const pollInterval = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const refreshEvery = options.shardRefreshMs ?? DEFAULT_SHARD_REFRESH_MS;
   const report = options.report ?? ((message: string) => console.error(`stream: ${message}`));
@@ -337,7 +339,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       }
       const readAt = Date.now();
       const records = answer.Records ?? [];
-      shard.buffer = records.map((record) => ({ record, readAt }));
+      // Records the mapping's filters drop are never delivered; the shard moves past them.
+      shard.buffer = records.map((record) => ({ record, readAt })).filter((read) => passesFilters(lambdaRecord(read), source.filters));
       if (records.length > 0) shard.position = { type: 'AFTER_SEQUENCE_NUMBER', sequenceNumber: records.at(-1)!.dynamodb.SequenceNumber };
       shard.iterator = answer.NextShardIterator;
       if (!answer.NextShardIterator && records.length === 0) {
@@ -347,6 +350,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
         return true;
       }
       if (records.length === 0) return false;
+      if (shard.buffer.length === 0) return true;
     }
     return deliver(shard);
   };

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableArn, type PolicyStatement } from './iam-policy.ts';
 import type { Deployment, LocalEventSource, LocalFunction } from './deployment.ts';
+import type { EventFilterPattern } from '../../infra/streams.ts';
 
 // The deployment as `cdk synth` wrote it to cdk.out: the HTTP API's routes and CORS settings,
 // each Lambda function's bundle, environment and role policy, and the event source mappings on
@@ -109,6 +110,7 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
       retryAttempts: props.MaximumRetryAttempts ?? -1,
       reportBatchItemFailures: ((props.FunctionResponseTypes ?? []) as string[]).includes('ReportBatchItemFailures'),
       onFailureDestination: props.DestinationConfig?.OnFailure?.Destination !== undefined,
+      filters: ((props.FilterCriteria?.Filters ?? []) as { Pattern: string }[]).map((filter) => JSON.parse(filter.Pattern) as EventFilterPattern),
     };
   });
 

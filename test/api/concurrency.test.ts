@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceUnavailable, NotFound } from '#lib/http/errors.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
-import { postFromItems, searchText, type PostRecord } from '#lib/posts/post.ts';
+import { postFromItems, type PostRecord } from '#lib/posts/post.ts';
+import { matchesQuery, postWords, queryWords } from '#lib/search/words.ts';
 import { invariantProblems, settledTable } from './reliability/table.ts';
 import { unique, type ApiResponse } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
@@ -127,7 +128,7 @@ async function expectApiAgrees(data: Snapshot): Promise<void> {
   const published = await reader.get('/posts', { query: { q: m, page_size: '100' } });
   expect(published.status).toBe(200);
   expect(published.body.map((post: any) => post.slug).sort()).toEqual(
-    data.posts.filter((post) => post.publish === true && searchText(post as PostRecord).includes(m)).map((post) => post.slug).sort(),
+    data.posts.filter((post) => post.publish === true && matchesQuery(postWords(post as PostRecord), queryWords(m))).map((post) => post.slug).sort(),
   );
 }
 

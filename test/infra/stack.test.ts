@@ -483,7 +483,7 @@ describe('stream consumer', () => {
   };
   const queueLogicalId = () => logicalId(built.stack.streamFailures.node.defaultChild as CfnElement);
 
-  it("reads the table's stream with the settings of infra/streams.ts: small batches from TRIM_HORIZON, split on error, bounded retries, partial batch responses", () => {
+  it("reads the table's stream with the settings of infra/streams.ts: batches from TRIM_HORIZON, split on error, bounded retries, partial batch responses, only post texts and list entries", () => {
     expect(mappingOf()).toEqual({
       FunctionName: { Ref: functionLogicalId(CONSUMER) },
       EventSourceArn: { 'Fn::GetAtt': [tableLogicalId(), 'StreamArn'] },
@@ -492,9 +492,10 @@ describe('stream consumer', () => {
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: TABLE_STREAM_CONSUMER.retryAttempts,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ dynamodb: { Keys: { PK: { S: [{ prefix: 'POST#' }, { prefix: 'ENTRY#' }] } } } }) }] },
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueLogicalId(), 'Arn'] } } },
     });
-    expect(TABLE_STREAM_CONSUMER.batchSize).toBeLessThanOrEqual(10);
+    expect(TABLE_STREAM_CONSUMER.batchSize).toBeLessThanOrEqual(100);
     expect(TABLE_STREAM_CONSUMER.retryAttempts).toBeGreaterThanOrEqual(1);
   });
 
@@ -515,7 +516,7 @@ describe('stream consumer', () => {
     ]);
   });
 
-  it('may do exactly what its code and its event source need: Query and BatchWriteItem on the table, read the stream, send to its queue, write its logs', () => {
+  it('may do exactly what its code and its event source need: Query, BatchWriteItem, PutItem and DeleteItem on the table, read the stream, send to its queue, write its logs', () => {
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, policy]) => policy.Properties.Roles.some((r: { Ref?: string }) => r.Ref === roleLogicalId(CONSUMER)))
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown }[]);
@@ -530,7 +531,7 @@ describe('stream consumer', () => {
       [JSON.stringify({ 'Fn::GetAtt': [queueLogicalId(), 'Arn'] })]: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
       [JSON.stringify({ 'Fn::GetAtt': [logGroup, 'Arn'] })]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
     });
-    expect(TABLE_ACCESS[CONSUMER]).toEqual({ table: ['Query', 'BatchWriteItem'], indexes: [] });
+    expect(TABLE_ACCESS[CONSUMER]).toEqual({ table: ['Query', 'BatchWriteItem', 'PutItem', 'DeleteItem'], indexes: [] });
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { INDEXES, POST_ENTRY_PROJECTION } from '#lib/db/table.ts';
 import { postEntries } from '#lib/posts/entries.ts';
 import { BatchResult } from '#lib/db/batch.ts';
-import { postFromItems, postStatsItem, postTextItem, postToApi, postToChange, searchText, type PostRecord } from '#lib/posts/post.ts';
+import { postFromItems, postStatsItem, postTextItem, postToApi, postToChange, type PostRecord } from '#lib/posts/post.ts';
 import { RetryableConflict } from '#lib/retry.ts';
 import { newTagWrites, tagToApi } from '#lib/tags/tag.ts';
 import { newProfileItem, PROFILE_FIELDS, profileKey, profileToApi } from '#lib/users/profile.ts';
@@ -155,13 +155,6 @@ describe('postFromItems', () => {
     // A text item written by hand with stale counters: the stats item is what counts.
     const text = { ...postTextItem(post()), total_visitors: 999, version: 1 };
     expect(postFromItems(text, postStatsItem(post()))).toEqual(post());
-  });
-});
-
-describe('searchText', () => {
-  it('is title, description, keywords and meta description, lower-cased, separated by NUL', () => {
-    expect(searchText(post())).toBe('hello world\u0000some **markdown**.\u0000go, rust\u0000');
-    expect(searchText(post({ keywords: null, meta_description: 'About IT' }))).toBe('hello world\u0000some **markdown**.\u0000\u0000about it');
   });
 });
 

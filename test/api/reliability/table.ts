@@ -6,6 +6,8 @@ import { db } from '#lib/db/client.ts';
 import { postEntries } from '#lib/posts/entries.ts';
 import { postFromItems } from '#lib/posts/post.ts';
 import { hashToken } from '#lib/auth/tokens.ts';
+import { keys } from '#lib/db/keys.ts';
+import { indexedPost, indexedWords, postingFromItem } from '#lib/search/postings.ts';
 
 // Helpers for the reliability and security suites: read the whole table without going through
 // the API, check every invariant of the data model from the base items, and keep the figures of
@@ -66,7 +68,7 @@ export interface InvariantOptions {
   liveTokens?: string[];
 }
 
-const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#'];
+const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#'];
 
 /**
  * Recomputes every counter from the base items and checks every link, claim and index key of the
@@ -177,6 +179,28 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
     if (new Set(list.map((v) => Number(v.user_id))).size !== list.length) problems.push(`post ${post.slug}: a user visited twice`);
   }
 
+  // Search index: exactly one posting per (indexed word, post), with the post's list fields.
+  const postings = new Map(starts('WORD#').map((item) => [`${item.PK} | ${item.SK}`, item]));
+  for (const text of texts) {
+    const post = indexedPost(text);
+    if (!post) continue;
+    for (const word of indexedWords(post)) {
+      const key = keys.posting(word, post.id);
+      const item = postings.get(`${key.PK} | ${key.SK}`);
+      postings.delete(`${key.PK} | ${key.SK}`);
+      if (!item) {
+        problems.push(`${SEARCH_INDEX} posting missing: ${key.PK} | ${key.SK}`);
+        continue;
+      }
+      const { text_version: version, post_id: id, ...listed } = postingFromItem(item);
+      const { text_version: expectedVersion, id: expectedId, slug, author, author_id, created, publish, is_featured, tag_slugs } = post;
+      if (id !== expectedId || version > expectedVersion || JSON.stringify(listed) !== JSON.stringify({ slug, author, author_id, created, publish, is_featured, tag_slugs })) {
+        problems.push(`${SEARCH_INDEX} posting ${key.PK} | ${key.SK} does not match its post`);
+      }
+    }
+  }
+  for (const orphan of postings.keys()) problems.push(`${SEARCH_INDEX} posting of no post or of a word it lost: ${orphan}`);
+
   // Tokens: hashes only, of existing active users, with an expiry.
   for (const token of tokens) {
     const hash = String(token.PK).slice('TOKEN#'.length);
@@ -193,17 +217,18 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
 }
 
 const ORPHAN_VISIT = 'orphan visit';
+const SEARCH_INDEX = 'search index:';
 
 /**
- * The table once the stream consumer has removed the visits of deleted posts (it runs after the
- * delete's transaction): scans until no orphaned visit is left, for up to `timeoutMs`; the last scan
- * then shows whatever is still wrong.
+ * The table once the stream consumer has caught up (it runs after the transactions): the visits of
+ * deleted posts removed and the search index in step with the posts. Scans until neither is
+ * pending, for up to `timeoutMs`; the last scan then shows whatever is still wrong.
  */
 export async function settledTable(table: string, timeoutMs = 15_000): Promise<Item[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const items = await scanTable(table);
-    const pending = invariantProblems(items).some((problem) => problem.startsWith(ORPHAN_VISIT));
+    const pending = invariantProblems(items).some((problem) => problem.startsWith(ORPHAN_VISIT) || problem.startsWith(SEARCH_INDEX));
     if (!pending || Date.now() > deadline) return items;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -4,7 +4,7 @@ import { db } from '#lib/db/client.ts';
 import { newToken, newTokenItem } from '#lib/auth/tokens.ts';
 import { unique, type ApiClient, type ApiResponse, type TestUser } from '../../support/api.ts';
 import { useApi } from '../../support/fixture.ts';
-import { fingerprint, scanTable, tableDiff } from '../reliability/table.ts';
+import { fingerprint, settledTable, tableDiff } from '../reliability/table.ts';
 
 // Object-level authorization (OWASP API1) and authentication of every write: each write
 // endpoint × (owner, other user, no token, the owner's revoked token, the owner's expired token).
@@ -165,9 +165,9 @@ describe('object-level authorization: every write endpoint × every kind of call
     for (const endpoint of list) {
       const row = (matrix[endpoint.name] = {} as Record<Actor, number>);
       for (const actor of REFUSED) {
-        const before = await scanTable(api.table);
+        const before = await settledTable(api.table);
         const response = await endpoint.send(actor);
-        const after = await scanTable(api.table);
+        const after = await settledTable(api.table);
         row[actor] = response.status;
         const expected = endpoint.refused(actor);
         const context = `${endpoint.name} as ${actor}: ${response.status} ${response.text}`;

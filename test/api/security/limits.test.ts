@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { unique } from '../../support/api.ts';
 import { useApi } from '../../support/fixture.ts';
-import { fingerprint, scanTable } from '../reliability/table.ts';
+import { fingerprint, settledTable } from '../reliability/table.ts';
 import { rawRequest } from '../reliability/raw-http.ts';
 
 // Unrestricted resource consumption (OWASP API4): every body is capped at 1 MiB (413) on every
@@ -41,7 +41,7 @@ describe('body size', () => {
   it('answers 413 on every route for a body one byte over 1 MiB, JSON or form, and stores nothing', async () => {
     const post = await alice.api.post('/posts', { form: { title: `Sized ${w}`, description: 'd', publish: 'true' } });
     const slug = post.body.slug as string;
-    const before = fingerprint(await scanTable(api.table));
+    const before = fingerprint(await settledTable(api.table));
     for (const [method, path, authed] of routes(slug)) {
       for (const [type, body] of [
         ['application/json', JSON.stringify({ title: 'Big', description: 'x'.repeat(MiB) }).slice(0, MiB + 1)],
@@ -53,7 +53,7 @@ describe('body size', () => {
         expect(JSON.parse(response.text)).toEqual({ detail: `Request body exceeds the limit of ${MiB} bytes.` });
       }
     }
-    expect(fingerprint(await scanTable(api.table)), 'nothing stored').toBe(before);
+    expect(fingerprint(await settledTable(api.table)), 'nothing stored').toBe(before);
     expect((await alice.api.get('/auth')).status, 'the token still works (logout refused)').toBe(200);
   });
 
@@ -105,14 +105,14 @@ describe('field lengths', () => {
       const at = await alice.api.post('/posts', { json: { ...base, [field]: make(limit) } });
       expect(at.status, `${field} at ${limit}: ${at.text.slice(0, 200)}`).toBe(201);
       expect([...at.body[field]].length).toBe(limit);
-      const before = fingerprint(await scanTable(api.table));
+      const before = fingerprint(await settledTable(api.table));
       const over = await alice.api.post('/posts', { json: { ...base, [field]: make(limit + 1) } });
       expect(over.status).toBe(400);
       expect(over.body).toEqual({ [field]: [tooLong(limit)] });
       const overUpdate = await alice.api.put(`/posts/detail/${target.body.slug}`, { form: { [field]: make(limit + 1) } });
       expect(overUpdate.status).toBe(400);
       expect(overUpdate.body).toEqual({ [field]: [tooLong(limit)] });
-      expect(fingerprint(await scanTable(api.table)), `${field}: nothing stored`).toBe(before);
+      expect(fingerprint(await settledTable(api.table)), `${field}: nothing stored`).toBe(before);
     }
   }, 60_000);
 
@@ -120,7 +120,7 @@ describe('field lengths', () => {
     const twenty = await alice.api.post('/posts', { form: { title: `Tags ${w}`, description: 'd', tags: Array.from({ length: 20 }, (_, i) => `Tag ${w} ${i}`).join(',') } });
     expect(twenty.status, twenty.text).toBe(201);
     expect(twenty.body.tags).toHaveLength(20);
-    const before = fingerprint(await scanTable(api.table));
+    const before = fingerprint(await settledTable(api.table));
     const overTitles = Array.from({ length: 21 }, (_, i) => `Over ${w} ${i}`);
     const more = await alice.api.post('/posts', { form: { title: `Tags over ${w}`, description: 'd', tags: overTitles.join(',') } });
     expect(more.status).toBe(400);
@@ -134,7 +134,7 @@ describe('field lengths', () => {
     const long = await alice.api.put(`/posts/detail/${twenty.body.slug}`, { form: { tags: `ok ${w}, ${'L'.repeat(101)}` } });
     expect(long.status).toBe(400);
     expect(long.body).toEqual({ tags: ['Ensure each tag has no more than 100 characters.'] });
-    expect(fingerprint(await scanTable(api.table))).toBe(before);
+    expect(fingerprint(await settledTable(api.table))).toBe(before);
     const hundred = await alice.api.put(`/posts/detail/${twenty.body.slug}`, { form: { tags: `${'H'.repeat(100 - w.length)}${w}` } });
     expect(hundred.status, hundred.text).toBe(200);
   });
@@ -142,11 +142,11 @@ describe('field lengths', () => {
   it('holds a tag\'s title at 100 and its slug at 200', async () => {
     const at = await alice.api.post('/tags', { json: { title: `${'A'.repeat(100 - w.length)}${w}`, slug: `${'s'.repeat(200 - w.length - 1)}-${w}`.slice(0, 200) } });
     expect(at.status, at.text).toBe(201);
-    const before = fingerprint(await scanTable(api.table));
+    const before = fingerprint(await settledTable(api.table));
     const over = await alice.api.post('/tags', { json: { title: `${'B'.repeat(101 - w.length)}${w}`, slug: 'x'.repeat(201) } });
     expect(over.status).toBe(400);
     expect(over.body).toEqual({ title: [tooLong(100)], slug: [tooLong(200)] });
-    expect(fingerprint(await scanTable(api.table))).toBe(before);
+    expect(fingerprint(await settledTable(api.table))).toBe(before);
   });
 
   it('answers over-long path values and search terms without a failure', async () => {

@@ -8,7 +8,7 @@ import { ROUTES } from '#lib/routes.ts';
 import { unique } from '../../support/api.ts';
 import { POST_FIELDS, PROFILE_FIELDS, TAG_FIELDS } from '../../support/contract.ts';
 import { useApi } from '../../support/fixture.ts';
-import { invariantProblems, scanTable } from '../reliability/table.ts';
+import { invariantProblems, settledTable } from '../reliability/table.ts';
 
 // Object property level authorization (OWASP API3) and function level authorization (API5):
 // every read-only field in every write body is ignored, in JSON and in forms, including the
@@ -77,7 +77,7 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
     expect(item.id).toMatch(/^[0-9a-f-]{36}$/);
     for (const name of ['GSI1PK', 'FeaturedPK', 'ListPK', 'ViewsSK', 'search', 'expires_at']) expect(item[name], name).toBeUndefined();
     expect(item.author_id).toBe(alice.id);
-    const items = await scanTable(api.table);
+    const items = await settledTable(api.table);
     expect(items.some((i) => i.PK === 'POST#evil' || i.PK === `POST#chosen-${w}` || i.PK === 'ENTRY#chosen-id')).toBe(false);
     // The post is listed as any other: its entries are its own, not the body's.
     expect(invariantProblems(items)).toEqual([]);
@@ -95,7 +95,7 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
     const after = await storedPost(slug);
     expect(after).toMatchObject({ id: before.id, author: alice.username, author_id: alice.id, version: before.version + 1, is_featured: false, created: before.created });
     for (const name of ['GSI1PK', 'FeaturedPK', 'ListPK', 'ViewsSK', 'search']) expect(after[name], name).toBeUndefined();
-    expect(invariantProblems(await scanTable(api.table))).toEqual([]);
+    expect(invariantProblems(await settledTable(api.table))).toEqual([]);
     // Not even the author can move the post to a slug of their choosing.
     expect((await alice.api.get(`/posts/detail/chosen-${w}`)).status).toBe(404);
   });
@@ -136,7 +136,7 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
     const response = encoding === 'json' ? await bob.api.post('/tags', { json: fields }) : await bob.api.post('/tags', { form: asForm(fields) });
     expect(response.status, response.text).toBe(201);
     expect(response.body).toEqual({ title: fields.title, slug: `tag-mass-${encoding}-${w}`, total_posts: 0 });
-    const items = await scanTable(api.table);
+    const items = await settledTable(api.table);
     expect(items.some((i) => i.PK === 'TAG#evil')).toBe(false);
     expect(items.find((i) => i.PK === `TAG#tag-mass-${encoding}-${w}`)).toMatchObject({ total_posts: 0, title_lc: fields.title.toLowerCase() });
   });
@@ -209,7 +209,7 @@ describe('function-level authorization', () => {
   });
 
   it('guessed administrator paths and methods answer 404 or 405 and do nothing', async () => {
-    const before = await scanTable(api.table);
+    const before = await settledTable(api.table);
     const attempts = await Promise.all([
       alice.api.post('/users', { json: { username: 'new-admin', password: 'x' } }),
       alice.api.delete(`/users/detail/${bob.username}`),
@@ -223,7 +223,7 @@ describe('function-level authorization', () => {
       alice.api.post('/signup', { json: { username: 'x', password: 'y' } }),
     ]);
     for (const response of attempts) expect([404, 405], response.text).toContain(response.status);
-    expect((await scanTable(api.table)).length).toBe(before.length);
+    expect((await settledTable(api.table)).length).toBe(before.length);
   });
 });
 

@@ -1,0 +1,50 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '#lib/config.ts';
+import type { Item } from '#lib/db/batch.ts';
+import { db } from '#lib/db/client.ts';
+import { postingPartition } from '#lib/db/keys.ts';
+import { indexedWord, postingFromItem, type Posting } from './postings.ts';
+
+// Finding posts by their words: one Query per query word, sent in parallel, of the range of
+// postings whose word the query word begins. Its capacity grows with the postings it returns: the
+// posts that have such a word, never the posts of the site.
+
+/** Every posting of the words `word` begins (all pages). */
+async function postingsOf(word: string): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const response = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :word)',
+        ExpressionAttributeValues: { ':pk': postingPartition(word), ':word': indexedWord(word) },
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    items.push(...(response.Items ?? []));
+    startKey = response.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/**
+ * The posts that have, for every query word, a word it begins (by the index: a post's words are
+ * checked again on its text when it is read), each by its newest posting.
+ */
+export async function findPostings(words: readonly string[]): Promise<Posting[]> {
+  const perWord = await Promise.all(words.map(postingsOf));
+  let found: Map<string, Posting> | undefined;
+  for (const items of perWord) {
+    const these = new Map<string, Posting>();
+    for (const item of items) {
+      const posting = postingFromItem(item);
+      if (found && !found.has(posting.post_id)) continue;
+      const known = these.get(posting.post_id);
+      if (!known || known.text_version < posting.text_version) these.set(posting.post_id, posting);
+    }
+    if (found) for (const [id, posting] of these) if (found.get(id)!.text_version > posting.text_version) these.set(id, found.get(id)!);
+    found = these;
+  }
+  return [...(found ?? new Map<string, Posting>()).values()];
+}
