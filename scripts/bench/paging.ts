@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, UpdateTableCommand, type UpdateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '#lib/db/batch.ts';
-import { dynamodb } from '#lib/db/client.ts';
 import { awsRegion, dynamodbEndpoint, localCredentials, tableName } from '#lib/config.ts';
+import { createTableInput } from '#lib/db/table.ts';
 import { postItems } from '#lib/posts/changes.ts';
 import { postTextItem, type PostRecord } from '#lib/posts/post.ts';
 import { FRESH_MS } from '#lib/posts/search.ts';
 import { indexedPost, postingChange } from '#lib/search/postings.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
-import { ensureTable } from '../local/ensure-table.ts';
 import { attachMeter, type Usage } from './meter.ts';
 import type { BenchStack } from './stack.ts';
 import { spread, type Spread } from './stats.ts';
@@ -36,21 +35,22 @@ const BATCH_ITEMS = 25;
 /** BatchWriteItem calls in flight at once during a bulk load. */
 export const SEED_BATCHES_IN_FLIGHT = 8;
 /**
- * How long one BatchWriteItem of a bulk load may take. The service's client gives up after
- * DYNAMODB_REQUEST_TIMEOUT_MS (2 s), which a call of a load of 100,000 posts can pass while the
- * emulator collects its garbage: the load has a client of its own, outside the meter.
+ * How long one call of a bulk load may take. The service's client gives up after
+ * DYNAMODB_REQUEST_TIMEOUT_MS (2 s), which the calls of a load of 100,000 posts pass: DynamoDB
+ * Local's DescribeTable and UpdateTable count the table's items (about 0.25 s per 100,000), and a
+ * BatchWriteItem can wait for the emulator's garbage collection. The load has a client of its own,
+ * outside the meter.
  */
 const SEED_REQUEST_TIMEOUT_MS = 60_000;
 
-function seedingClient(): DynamoDBDocumentClient {
+function seedingClient(): DynamoDBClient {
   const endpoint = dynamodbEndpoint();
-  const client = new DynamoDBClient({
+  return new DynamoDBClient({
     region: awsRegion(),
     maxAttempts: 5,
     requestHandler: { requestTimeout: SEED_REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true },
     ...(endpoint ? { endpoint, credentials: localCredentials() } : {}),
   });
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
 /** Post `i` by `author`, with `description`, created at `micros`. */
@@ -124,14 +124,17 @@ export async function seedPosts(
   progress: (message: string) => void = () => undefined,
 ): Promise<SeedFigures> {
   const started = performance.now();
+  const client = seedingClient();
+  const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   // DynamoDB Local slows every write to a table with a stream as the records pile up (docs/streams.md):
-  // the bulk load goes in with the stream off, and the table has it back before anything is measured.
-  await dynamodb().send(new UpdateTableCommand({ TableName: tableName(), StreamSpecification: { StreamEnabled: false } }));
+  // the bulk load goes in with the stream off, and the table has it back before anything is measured:
+  // the stream of its definition, as scripts/local/ensure-table.ts gives it (whose DescribeTable
+  // would pass the service client's timeout on a large table).
+  const stream = (StreamSpecification: UpdateTableCommandInput['StreamSpecification']) => client.send(new UpdateTableCommand({ TableName: tableName(), StreamSpecification }));
   const report = (posts: number) => {
     if (posts > 0 && posts % PROGRESS_EVERY === 0) progress(`${posts.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} posts after ${((performance.now() - started) / 1000).toFixed(0)} s`);
   };
   const batches = seedBatches(count, author, description, report);
-  const client = seedingClient();
   let items = 0;
   let failed = false;
   const writer = async () => {
@@ -140,7 +143,7 @@ export async function seedPosts(
       items += next.value.length;
       let pending: Record<string, unknown>[] | undefined = next.value.map((Item) => ({ PutRequest: { Item } }));
       while (pending && pending.length > 0) {
-        const response = await client
+        const response = await documents
           .send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }))
           .catch((error: unknown) => {
             failed = true;
@@ -151,11 +154,12 @@ export async function seedPosts(
     }
   };
   try {
+    await stream({ StreamEnabled: false });
     await Promise.all(Array.from({ length: SEED_BATCHES_IN_FLIGHT }, writer));
+    await stream(createTableInput(tableName()).StreamSpecification);
   } finally {
     client.destroy();
   }
-  await ensureTable(tableName());
   return { posts: count, items, seconds: (performance.now() - started) / 1000 };
 }
 

@@ -4,7 +4,7 @@ import type { BundleFigures } from './bundles.ts';
 import { TARGETS, type LoadFigures, type LoadResults } from './load.ts';
 import type { OperationUsage } from './operations.ts';
 import { SEED_BATCHES_IN_FLIGHT, type RequestFigures } from './paging.ts';
-import { COMMON_EVERY, SEARCH_ROWS, type SearchResults } from './search.ts';
+import { COMMON_EVERY, SEARCH_ROWS, SEARCH_WORDS, type SearchResults } from './search.ts';
 import type { StreamLagResult } from './stream-lag.ts';
 import { fixed, formatSpread } from './stats.ts';
 
@@ -143,7 +143,10 @@ export function renderSearch(search: SearchResults, repeats: number): string[] {
   push(
     `Each size is a fresh table seeded straight into DynamoDB Local with BatchWriteItem (${SEED_BATCHES_IN_FLIGHT} calls in flight, the stream off), ` +
       "through the project's own item builders: each post's text, stats and list entries, and its search postings, as the stream consumer writes them. " +
-      `Seeding took ${search.seeds.map((s) => `${fixed(s.seconds, 1)} s for ${count(s.posts)} posts (${count(s.items)} items)`).join(', ')}.`,
+      `Seeding took ${search.seeds.map((s) => `${fixed(s.seconds, 1)} s for ${count(s.posts)} posts (${count(s.items)} items)`).join(', ')}. ` +
+      'A post is titled `Bench post <i>` and described `Seeded`, followed by the searched words it carries. ' +
+      `The words searched for (${Object.values(SEARCH_WORDS).map((word) => `\`${word}\``).join(', ')}) share their index partition (their first letter) with \`seeded\`, ` +
+      "which every post carries, as a real site's words share theirs with frequent words.",
     '',
   );
   push('| posts | request | items | calls | round trips | which | RCU | latency ms min / median / max |', '|---|---|---|---|---|---|---|---|');
