@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#lib/config.ts';
+import { dynamodbRequestTimeoutMs, tableName } from '#lib/config.ts';
 import { backoffWithin, currentDeadline, RetryableConflict, retryStats, withBudget, type BackoffKind } from '#lib/retry.ts';
 import { db } from './client.ts';
 import type { Key } from './keys.ts';
-import { cancellationReasons, resendBackoff } from './retry.ts';
+import { cancellationReasons, resendBackoff, transientKind } from './retry.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -103,6 +103,7 @@ export async function transactWrite(writes: TxWrite[]): Promise<void> {
   // 5xx) did commit, a later send is answered from that commit instead of applying it twice.
   const token = randomUUID();
   const send = () => db().send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.write), ClientRequestToken: token }));
+  let lastAnswer: unknown;
   try {
     await withBudget(async () => {
       const deadline = currentDeadline();
@@ -112,6 +113,7 @@ export async function transactWrite(writes: TxWrite[]): Promise<void> {
           await send();
           outcome = { kind: 'done' };
         } catch (error) {
+          lastAnswer = error;
           outcome = outcomeOf(error, writes);
         }
         if (outcome.kind === 'done') return;
@@ -121,33 +123,42 @@ export async function transactWrite(writes: TxWrite[]): Promise<void> {
       }
     });
   } catch (error) {
-    if (!inProgress(error)) throw error;
+    if (!unsettled(lastAnswer)) throw error;
     await settle(send, writes, error);
   }
 }
 
-/** How long a transaction still in progress when the budget ran out is waited for. */
+/** How long a transaction whose fate is unknown when the budget ran out is asked after. */
 const SETTLE_MS = 2000;
 const SETTLE_POLL_MS = 100;
 
-/** DynamoDB's answer to a send whose token belongs to a transaction it is still applying. */
-const inProgress = (error: unknown) => (error as { name?: string } | null)?.name === 'TransactionInProgressException';
+/**
+ * Whether DynamoDB may have applied (or still be applying) a send that got this answer: it is
+ * still in progress, or the answer never came (a timeout, a dropped connection) or was a 5xx,
+ * which for a transaction means it may or may not have succeeded. Any other answer is definite.
+ */
+function unsettled(answer: unknown): boolean {
+  if ((answer as { name?: string } | null)?.name === 'TransactionInProgressException') return true;
+  return transientKind(answer) === 'transient' && (answer as { name?: string }).name !== 'TransactionConflictException';
+}
 
 /**
- * A send timed out while DynamoDB was still applying it, and the budget ran out on the answer "in
- * progress": that transaction may yet commit, so the client must not be told "busy" (it would send
- * the write again). Asks with the same token until DynamoDB says what became of it: done (so is the
- * request), cancelled (mapped as usual), or, still in progress after SETTLE_MS, the 503 after all.
+ * The budget ran out on a send whose fate is unknown: that transaction may have committed, so the
+ * client must not be told "busy" (it would send the write again, and a create would be stored
+ * twice). Asks with the same token (answered from the commit if there was one) until DynamoDB
+ * says what became of it: done (so is the request), cancelled (mapped as usual), or, still
+ * unknown after the settle window, the 503 after all. The window is SETTLE_MS, or two request
+ * timeouts when those are shorter, so that the request stays well within the Lambda timeout.
  */
 async function settle(send: () => Promise<unknown>, writes: TxWrite[], original: unknown): Promise<void> {
-  const until = Date.now() + SETTLE_MS;
+  const until = Date.now() + Math.min(SETTLE_MS, 2 * dynamodbRequestTimeoutMs());
   while (Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
     try {
       await send();
       return;
     } catch (error) {
-      if (inProgress(error)) continue;
+      if (unsettled(error)) continue;
       const outcome = outcomeOf(error, writes);
       // Any other answer to this token means it did not commit.
       throw outcome.kind === 'throw' ? outcome.error : original;

@@ -205,6 +205,20 @@ describe('the request log line', () => {
     );
   });
 
+  it('stamps each line with its own function, when requests to several functions run at once', async () => {
+    // The local server runs every function in one process, as Lambda's managed instances run
+    // concurrent invocations in one environment: one invocation's context must not reach another's lines.
+    const routes: [string, string][] = [['/auth', 'AuthCheck'], ['/tags', 'TagsList'], ['/posts', 'PostsList'], ['/users', 'UsersList']];
+    const lines = await atLogLevel('info', () => stdoutOf(() => Promise.all(
+      Array.from({ length: 5 }, () => routes.map(([path]) => alice.api.get(path))).flat(),
+    )));
+    const requests = parsed(lines).filter((line) => line.message === 'request');
+    expect(requests).toHaveLength(20);
+    const handlerOf = new Map(routes.map(([path, name]) => [`GET ${API_PREFIX}${path}`, name]));
+    expect(requests.map((line) => [line.route, line.function_name])).toEqual(requests.map((line) => [line.route, handlerOf.get(line.route)]));
+    expect(requests.every((line) => line.function_request_id === line.lambdaRequestId)).toBe(true);
+  });
+
   it('logs 404s and failed logins, and never a token, a password, a header or a body', async () => {
     let issued = '';
     const lines = await atLogLevel('info', () => stdoutOf(async () => {

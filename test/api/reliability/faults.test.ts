@@ -273,6 +273,33 @@ describe('faults that outlast the budget', () => {
     addInjected();
   });
 
+  it('a transaction applied whose every answer was lost until the budget ran out answers as applied, and is stored once', async () => {
+    // Not a 503: told "busy", a client would send the create again and get a second post.
+    process.env.RETRY_BUDGET_MS = String(TIGHT_BUDGET_MS);
+    const description = `lost answers ${unique('la')}`;
+    let first: string | undefined;
+    faults.setRule((call) => {
+      if (call.plan !== 'lost' || call.operation !== 'TransactWriteItems') return undefined;
+      first ??= call.invocationId;
+      // Every attempt the SDK makes of the first send is applied and its answer lost.
+      return call.invocationId === first ? 'LostResponse' : undefined;
+    });
+    const response = await rawRequest(origin, {
+      method: 'POST',
+      path: '/api/v1/posts',
+      body: JSON.stringify({ title: 'Lost answers', description, publish: true }),
+      headers: { 'Content-Type': 'application/json', Authorization: `Token ${alice.token}`, 'X-Fault-Plan': 'lost' },
+    });
+    faults.setRule(undefined);
+    process.env.RETRY_BUDGET_MS = String(BUDGET_MS);
+    const stats = faults.stats.byPlan.lost!;
+    expect(stats.injected, 'answers lost').toBeGreaterThan(1);
+    expect(response.status, response.text).toBe(201);
+    const items = await expectConsistent('after lost answers');
+    expect(postsWith(items, description).map((item) => item.slug)).toEqual([JSON.parse(response.text).slug]);
+    addInjected();
+  });
+
   it('a fault no retry can help (a ValidationException) is not retried and answers 500 without details', async () => {
     faults.setRule((call) => (call.plan === 'bug' ? 'ValidationException' : undefined));
     const response = await rawRequest(origin, { method: 'GET', path: '/api/v1/auth', headers: { Authorization: `Token ${alice.token}`, 'X-Fault-Plan': 'bug' } });
