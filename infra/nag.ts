@@ -34,6 +34,9 @@ export const ACKNOWLEDGMENT_REASONS = {
     "This queue is the on-failure destination of the table's stream consumer: Lambda writes to it the description of a " +
     'batch it gave up on (shard and sequence numbers; the records stay in the stream for 24 hours). It is itself the ' +
     'dead-letter queue; a queue for its own failures would need one in turn.',
+  cursorSecretRotation:
+    'The secret only seals the cursors of list pages (lib/db/cursor.ts): rotating it makes every cursor in flight an ' +
+    'invalid page, and the functions read it once per cold start. Rotate it by hand when needed (docs/deploy.md), not on a schedule.',
 } as const;
 
 /** The id cdk-nag gives a wildcard finding on `<table arn>/index/*`. */
@@ -73,4 +76,9 @@ export function acknowledgeStreamListing(role: IConstruct): void {
 /** The stream consumer's on-failure queue, which is a dead-letter queue itself. */
 export function acknowledgeOnFailureQueue(queue: IConstruct): void {
   Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: ACKNOWLEDGMENT_REASONS.onFailureQueue });
+}
+
+/** The cursor secret, rotated by hand (a scheduled rotation would break the cursors in flight). */
+export function acknowledgeCursorSecretRotation(secret: IConstruct): void {
+  Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: ACKNOWLEDGMENT_REASONS.cursorSecretRotation });
 }

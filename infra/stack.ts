@@ -15,13 +15,15 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, functionName, routeMethods } from '#lib/routes.ts';
+import { CURSOR_SECRET_VARIABLE } from '#lib/config.ts';
 import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
 import { ApiFunction, type BundledFiles } from './api-function.ts';
-import { acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
+import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
 import { tableAccess } from './permissions.ts';
 import { SettingsError, throttleTotals, type DeploySettings } from './settings.ts';
 import { TABLE_STREAM_CONSUMER } from './streams.ts';
@@ -82,6 +84,8 @@ export class CommunityPostsStack extends Stack {
   readonly functions = new Map<string, ApiFunction>();
   /** Where Lambda describes a batch of the table's stream that the consumer failed on every retry. */
   readonly streamFailures: Queue;
+  /** What seals the cursors of the lists' `Link`s: generated at the first deploy, never in the template. */
+  readonly cursorSecret: Secret;
 
   constructor(scope: Construct, id: string, props: CommunityPostsStackProps) {
     super(scope, id, props);
@@ -118,10 +122,20 @@ export class CommunityPostsStack extends Stack {
       corsPreflight: corsPreflight(corsConfiguration(settings.allowedOrigins)),
     });
 
+    this.cursorSecret = new Secret(this, 'CursorSecret', {
+      description: 'Seals the cursors of the API list pages (lib/db/cursor.ts)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledgeCursorSecretRotation(this.cursorSecret);
+
     for (const route of ROUTES) {
       const path = `${API_PREFIX}${route.path}`;
       const routeFunction = fn(route.handler, `${route.method} ${path}`, route.access !== 'none');
       routeFunction.grantTable(this.table, tableAccess(route));
+      // A dynamic reference: CloudFormation puts the value in the function's configuration at
+      // deploy time, and the function reads it from its environment (once per cold start).
+      if (route.paged) routeFunction.function.addEnvironment(CURSOR_SECRET_VARIABLE, this.cursorSecret.secretValue.unsafeUnwrap());
       // HTTP API routes HEAD only where a route says so: a GET's function answers its HEAD too.
       this.api.addRoutes({
         path,

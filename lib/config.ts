@@ -60,6 +60,27 @@ export function dynamodbRequestTimeoutMs(): number {
   return positiveSetting('DYNAMODB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS);
 }
 
+/** The environment variable the stack passes the cursor secret in. */
+export const CURSOR_SECRET_VARIABLE = 'CURSOR_SECRET';
+
+/** What seals the cursors of lists locally (npm start, npm test), where no secret is configured. */
+export const DEVELOPMENT_CURSOR_SECRET = 'community-posts local development cursor secret';
+
+/**
+ * The secret cursors are sealed with (lib/db/cursor.ts): CURSOR_SECRET, which the stack sets from a
+ * generated Secrets Manager secret. In Lambda without it the function fails rather than seal with
+ * a key anyone can read here; elsewhere it is the development secret.
+ */
+export function cursorSecret(): string {
+  const secret = env[CURSOR_SECRET_VARIABLE];
+  if (secret) {
+    if (secret.length < 32) throw new Error('CURSOR_SECRET must be at least 32 characters long.');
+    return secret;
+  }
+  if (lambdaFunctionName()) throw new Error('CURSOR_SECRET is not set.');
+  return DEVELOPMENT_CURSOR_SECRET;
+}
+
 /** The Lambda function's name; undefined outside Lambda (and the local stack's bundles). */
 export function lambdaFunctionName(): string | undefined {
   return env.AWS_LAMBDA_FUNCTION_NAME || undefined;

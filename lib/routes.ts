@@ -22,23 +22,25 @@ export interface Route {
    * also answered for HEAD, without a body and without side effects.
    */
   changesState?: boolean;
+  /** A paged list: its `Link` cursors are sealed with the deployment's cursor secret (lib/db/cursor.ts). */
+  paged?: boolean;
 }
 
 export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/login', handler: 'auth/login', access: 'read-write', public: true },
   { method: 'GET', path: '/logout', handler: 'auth/logout', access: 'read-write', changesState: true },
   { method: 'GET', path: '/auth', handler: 'auth/check', access: 'read' },
-  { method: 'GET', path: '/users', handler: 'users/list', access: 'read' },
+  { method: 'GET', path: '/users', handler: 'users/list', access: 'read', paged: true },
   { method: 'GET', path: '/users/detail/{username}', handler: 'users/detail', access: 'read' },
   { method: 'PUT', path: '/users/detail/{username}', handler: 'users/update', access: 'read-write' },
-  { method: 'GET', path: '/tags', handler: 'tags/list', access: 'read' },
+  { method: 'GET', path: '/tags', handler: 'tags/list', access: 'read', paged: true },
   { method: 'POST', path: '/tags', handler: 'tags/create', access: 'read-write' },
   { method: 'GET', path: '/tags/detail/{slug}', handler: 'tags/detail', access: 'read' },
-  { method: 'GET', path: '/posts', handler: 'posts/list', access: 'read' },
+  { method: 'GET', path: '/posts', handler: 'posts/list', access: 'read', paged: true },
   { method: 'POST', path: '/posts', handler: 'posts/create', access: 'read-write' },
-  { method: 'GET', path: '/posts/tagged/{slug}', handler: 'posts/tagged', access: 'read' },
-  { method: 'GET', path: '/posts/author/{username}', handler: 'posts/author', access: 'read' },
-  { method: 'GET', path: '/posts/me', handler: 'posts/mine', access: 'read' },
+  { method: 'GET', path: '/posts/tagged/{slug}', handler: 'posts/tagged', access: 'read', paged: true },
+  { method: 'GET', path: '/posts/author/{username}', handler: 'posts/author', access: 'read', paged: true },
+  { method: 'GET', path: '/posts/me', handler: 'posts/mine', access: 'read', paged: true },
   // Reading a post records the caller's first visit, so the detail route writes.
   { method: 'GET', path: '/posts/detail/{slug}', handler: 'posts/detail', access: 'read-write' },
   { method: 'PUT', path: '/posts/detail/{slug}', handler: 'posts/update', access: 'read-write' },

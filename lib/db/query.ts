@@ -45,15 +45,24 @@ function pick(item: Item, attributes: string[]): Record<string, string> {
   return Object.fromEntries(attributes.map((name) => [name, String(item[name])]));
 }
 
-/** The cursor of a page of `list` that starts right after `item`. */
-export function cursorAfterItem(list: ListQuery, item: Item): string {
-  return encodeCursor(pick(item, keyAttributes(list)));
+/**
+ * What a cursor of `list` is bound to: the index and partition (the endpoint with its path
+ * parameter, and the sort), the filter's values (a `publish` filter, a tag search) and the words
+ * of a post search. A cursor is valid only for the list it was made for.
+ */
+function cursorBinding(list: ListQuery, words: readonly string[]): string {
+  return JSON.stringify([list.index, list.partition, list.filter?.values ?? null, words]);
 }
 
-/** Where a page of `list` starts when reached by `cursor`; a cursor of another list is an invalid page. */
-export function cursorStart(list: ListQuery, cursor: string): Record<string, string> {
+/** The cursor of a page of `list` (searched for `words`) that starts right after `item`. */
+export function cursorAfterItem(list: ListQuery, item: Item, words: readonly string[] = []): string {
+  return encodeCursor(pick(item, keyAttributes(list)), cursorBinding(list, words));
+}
+
+/** Where a page of `list` (searched for `words`) starts when reached by `cursor`; a cursor of another list is an invalid page. */
+export function cursorStart(list: ListQuery, cursor: string, words: readonly string[] = []): Record<string, string> {
   const index = INDEXES[list.index];
-  return decodeCursor(cursor, keyAttributes(list), { attribute: index.partitionKey, value: list.partition });
+  return decodeCursor(cursor, keyAttributes(list), { attribute: index.partitionKey, value: list.partition }, cursorBinding(list, words));
 }
 
 /** One call: up to `limit` items of the list (matching its filter) from `startKey`, and where the next call starts. */

@@ -99,7 +99,7 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   // Where the page starts: after the cursor's key, or after the pages before it by number. Fresh
   // posts not in the index may rank anywhere, so the posts read reach back by as many as there
   // are; the ranks before those are taken as the index gives them.
-  const after = request.cursor ? cursorStart(index, request.cursor)[sortAttribute] : undefined;
+  const after = request.cursor ? cursorStart(index, request.cursor, scope.words)[sortAttribute] : undefined;
   if (after !== undefined) ranked = ranked.filter(({ key }) => key < after);
   const skipped = request.cursor ? 0 : (request.page - 1) * request.pageSize;
   const from = Math.max(0, skipped - fresh.length);
@@ -121,7 +121,7 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   const hasNext = ranks.length > skipped + request.pageSize || ranked.length > skipped + request.pageSize + 1;
   const cursorAfter = (at: number) => {
     const { post, key } = page[at]!;
-    return cursorAfterItem(index, { ...keys.postEntry(post.id, scope.entryList), [INDEXES[index.index].partitionKey]: index.partition, [sortAttribute]: key });
+    return cursorAfterItem(index, { ...keys.postEntry(post.id, scope.entryList), [INDEXES[index.index].partitionKey]: index.partition, [sortAttribute]: key }, scope.words);
   };
   return {
     items: page.map(({ post }) => post),

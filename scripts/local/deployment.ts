@@ -1,3 +1,4 @@
+import { CURSOR_SECRET_VARIABLE, DEVELOPMENT_CURSOR_SECRET } from '#lib/config.ts';
 import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '#lib/routes.ts';
 import { streamStatements, tableAccess, tableStatements } from '../../infra/permissions.ts';
@@ -56,12 +57,15 @@ export interface SourceDeploymentOptions {
   streamArn: string;
 }
 
+/** The local values of the secrets the stack generates at deploy time, by the variable that carries each. */
+export const LOCAL_SECRET_VALUES: Readonly<Record<string, string>> = { [CURSOR_SECRET_VARIABLE]: DEVELOPMENT_CURSOR_SECRET };
+
 /** The deployment as infra/stack.ts builds it, with the handlers run from source. */
 export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
   const arn = tableArn(options.region, options.tableName);
   const functions = new Map<string, LocalFunction>();
   const routes = new Map<string, string>();
-  const define = (handler: string, usesTable: boolean, policy: PolicyStatement[], api = true) => {
+  const define = (handler: string, usesTable: boolean, policy: PolicyStatement[], api = true, paged = false) => {
     const name = functionName(handler);
     functions.set(name, {
       name,
@@ -70,6 +74,7 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
         ...(usesTable ? { TABLE_NAME: options.tableName } : {}),
         NODE_OPTIONS: '--enable-source-maps',
         ...(api ? { CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(',') } : {}),
+        ...(paged ? { [CURSOR_SECRET_VARIABLE]: LOCAL_SECRET_VALUES[CURSOR_SECRET_VARIABLE]! } : {}),
       },
       policy,
     });
@@ -77,7 +82,7 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
   };
   routes.set(DEFAULT_ROUTE_KEY, define(FALLBACK_HANDLER, true, []));
   for (const route of ROUTES) {
-    const name = define(route.handler, route.access !== 'none', tableStatements(tableAccess(route), arn));
+    const name = define(route.handler, route.access !== 'none', tableStatements(tableAccess(route), arn), true, route.paged === true);
     for (const key of routeKeys(route)) routes.set(key, name);
   }
   // The stream consumer: its code's table actions and the stream reads of its event source.

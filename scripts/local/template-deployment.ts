@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableArn, type PolicyStatement } from './iam-policy.ts';
+import { LOCAL_SECRET_VALUES } from './deployment.ts';
 import type { Deployment, LocalEventSource, LocalFunction } from './deployment.ts';
 import type { EventFilterPattern } from '../../infra/streams.ts';
 
@@ -36,17 +37,36 @@ export function readTemplate(cdkOut: string, stackName: string): Json {
   }
 }
 
+/** The ARN a secret of the template stands for locally. */
+const localSecretArn = (region: string, logicalId: string) => `arn:aws:secretsmanager:${region}:000000000000:secret:${logicalId}`;
+
+const SECRET_REFERENCE = /^\{\{resolve:secretsmanager:arn:aws:secretsmanager:[^:]+:000000000000:secret:[A-Za-z0-9]+:SecretString:::\}\}$/;
+
+/**
+ * CloudFormation replaces a dynamic reference to a secret by the secret's value when it deploys;
+ * a secret the stack generates has none until then, so here the variable that carries it gets its
+ * local development value, the one the handlers use from source.
+ */
+function resolveSecretReference(variable: string, value: string): string {
+  if (!SECRET_REFERENCE.test(value)) return value;
+  const local = LOCAL_SECRET_VALUES[variable];
+  if (!local) throw new TemplateError(`No local value for the secret in ${variable}.`);
+  return local;
+}
+
 export function templateDeployment(options: TemplateDeploymentOptions): Deployment {
   const template = readTemplate(options.cdkOut, options.stackName);
   const resources = template.Resources as Record<string, Json>;
   const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 
   const tables = new Set(ofType('AWS::DynamoDB::Table').map(([id]) => id));
+  const secrets = new Set(ofType('AWS::SecretsManager::Secret').map(([id]) => id));
   // CloudFormation's intrinsic functions, as far as this template uses them.
   const resolve = (value: unknown): string => {
     if (typeof value === 'string') return value;
     const json = value as Json;
     if (json?.Ref && tables.has(json.Ref)) return options.tableName;
+    if (json?.Ref && secrets.has(json.Ref)) return localSecretArn(options.region, json.Ref);
     if (json?.['Fn::GetAtt'] && tables.has(json['Fn::GetAtt'][0]) && json['Fn::GetAtt'][1] === 'Arn') return tableArn(options.region, options.tableName);
     if (json?.['Fn::GetAtt'] && tables.has(json['Fn::GetAtt'][0]) && json['Fn::GetAtt'][1] === 'StreamArn') return options.streamArn;
     if (json?.['Fn::Join']) return (json['Fn::Join'][1] as unknown[]).map(resolve).join(json['Fn::Join'][0]);
@@ -78,7 +98,7 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
     functions.set(name, {
       name,
       code: { kind: 'bundle', directory: join(options.cdkOut, resource.Metadata['aws:asset:path']), file: `${file}.mjs`, export: exported },
-      environment: Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, resolve(value)])),
+      environment: Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, resolveSecretReference(key, resolve(value))])),
       policy: statementsByRole.get(resource.Properties.Role['Fn::GetAtt'][0]) ?? [],
       memorySize: resource.Properties.MemorySize,
       timeoutSeconds: resource.Properties.Timeout,

@@ -25,6 +25,7 @@ import { keys, postLists } from '#lib/db/keys.ts';
 import { createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/cors.ts';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '#lib/routes.ts';
+import { CURSOR_SECRET_VARIABLE } from '#lib/config.ts';
 import { sourceDeployment } from '../../scripts/local/deployment.ts';
 import { templateDeployment } from '../../scripts/local/template-deployment.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
@@ -627,7 +628,27 @@ describe('checks', () => {
       // The stream consumer's ListStreams on "*" and its on-failure queue, which is a dead-letter queue itself.
       'AwsSolutions-IAM5[Resource::*]': ACKNOWLEDGMENT_REASONS.streamListing,
       'AwsSolutions-SQS3': ACKNOWLEDGMENT_REASONS.onFailureQueue,
+      // The cursor secret, rotated by hand.
+      'AwsSolutions-SMG4': ACKNOWLEDGMENT_REASONS.cursorSecretRotation,
     });
+  });
+
+  it('generates the cursor secret at deploy time and gives it to the paged lists only, never in the template', () => {
+    const secrets = ofType('AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(1);
+    const [secretId, secret] = secrets[0]!;
+    expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
+    expect(secret.Properties.SecretString).toBeUndefined();
+    const reference = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
+    const paged = new Set(ROUTES.filter((route) => route.paged).map((route) => functionLogicalId(route.handler)));
+    expect(paged.size).toBeGreaterThanOrEqual(6);
+    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+      const variables = fn.Properties.Environment?.Variables ?? {};
+      if (paged.has(id)) expect(variables[CURSOR_SECRET_VARIABLE], id).toEqual(reference);
+      else expect(variables[CURSOR_SECRET_VARIABLE], id).toBeUndefined();
+    }
+    // Read from the environment: no function may read the secret itself.
+    expect(JSON.stringify(ofType('AWS::IAM::Policy'))).not.toContain('secretsmanager:');
   });
 
   it('synthesizes without errors or warnings', () => {

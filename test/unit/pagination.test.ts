@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InvalidPage } from '#lib/http/errors.ts';
 import { decodeCursor, encodeCursor } from '#lib/db/cursor.ts';
 import { nextPageUrl, PAGE_SIZES, parsePageRequest } from '#lib/http/paging.ts';
@@ -106,6 +106,60 @@ describe('cursors', () => {
   it('reject garbage that is not base64url', () => {
     for (const cursor of ['%%%', '!!!!', '....', '\u0000', '🎉']) {
       expectInvalidPage(() => decodeCursor(cursor, ATTRIBUTES, PARTITION));
+    }
+  });
+
+  it('reveal no key: neither the text nor its base64 decoding holds a key value', () => {
+    const cursor = encodeCursor(KEY);
+    const decoded = Buffer.from(cursor, 'base64url').toString('latin1');
+    for (const value of Object.values(KEY)) {
+      expect(cursor).not.toContain(value);
+      expect(decoded).not.toContain(value);
+    }
+    // The same page of the same list: the same cursor (a HEAD's Link is its GET's); another list: another.
+    expect(encodeCursor(KEY)).toBe(cursor);
+    expect(encodeCursor(KEY, 'another list')).not.toBe(cursor);
+    expect(encodeCursor({ ...KEY, GSI1SK: `${KEY.GSI1SK}x` }).slice(0, 16)).not.toBe(cursor.slice(0, 16));
+  });
+
+  it('reject a cursor with any one byte changed, cut short or extended', () => {
+    const bytes = Buffer.from(encodeCursor(KEY), 'base64url');
+    for (let at = 0; at < bytes.length; at++) {
+      const edited = Buffer.from(bytes);
+      edited[at] = edited[at]! ^ 0x01;
+      expectInvalidPage(() => decodeCursor(edited.toString('base64url'), ATTRIBUTES, PARTITION));
+    }
+    expectInvalidPage(() => decodeCursor(bytes.subarray(0, bytes.length - 1).toString('base64url'), ATTRIBUTES, PARTITION));
+    expectInvalidPage(() => decodeCursor(Buffer.concat([bytes, Buffer.from([0])]).toString('base64url'), ATTRIBUTES, PARTITION));
+  });
+
+  it('open only for the list they were made for', () => {
+    const cursor = encodeCursor(KEY, 'list A');
+    expect(decodeCursor(cursor, ATTRIBUTES, PARTITION, 'list A')).toEqual(KEY);
+    expectInvalidPage(() => decodeCursor(cursor, ATTRIBUTES, PARTITION, 'list B'));
+    expectInvalidPage(() => decodeCursor(cursor, ATTRIBUTES, PARTITION));
+  });
+
+  it('made with another secret are invalid', () => {
+    const cursor = encodeCursor(KEY);
+    vi.stubEnv('CURSOR_SECRET', 'another secret of at least thirty-two characters');
+    try {
+      expectInvalidPage(() => decodeCursor(cursor, ATTRIBUTES, PARTITION));
+      expect(decodeCursor(encodeCursor(KEY), ATTRIBUTES, PARTITION)).toEqual(KEY);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('need a secret in Lambda: without one, or with a short one, nothing is sealed', () => {
+    vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'CommunityPosts-PostsList');
+    vi.stubEnv('CURSOR_SECRET', '');
+    try {
+      expect(() => encodeCursor(KEY)).toThrow('CURSOR_SECRET is not set.');
+      vi.stubEnv('CURSOR_SECRET', 'too short');
+      expect(() => encodeCursor(KEY)).toThrow('at least 32 characters');
+    } finally {
+      vi.unstubAllEnvs();
     }
   });
 });
