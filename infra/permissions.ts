@@ -50,6 +50,9 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // for a path that cannot name one)
   'posts/tagged': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] },
   'posts/author': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] },
+  // no token: the page of entries from an index || the tag (BatchGetItem) || the newest removal from
+  // the feeds (Query of the table); then the posts' text and stats items in one BatchGetItem
+  'feed/rss': { table: ['BatchGetItem', 'Query'], indexes: ['Query'] },
   // credentials GetItem; TransactWriteItems: Put token, Update profile (last_login), ConditionCheck credentials
   'auth/login': { table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
   // a conditional DeleteItem of the token; no read
@@ -66,11 +69,13 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'posts/detail': { table: ['GetItem', 'BatchGetItem', 'PutItem'], indexes: [] },
   // token, post, new slug candidates and tags in one BatchGetItem; TransactWriteItems: Put post
   // items and entries, Delete the old slug's items on a rename and entries of lists left, Put new
-  // tags, Update counters
+  // tags and the feeds' removal item of a post unpublished or untagged (lib/feed/removals.ts),
+  // Update counters
   'posts/update': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'DeleteItem', 'UpdateItem'], indexes: [] },
   // token and post in one BatchGetItem; TransactWriteItems: Delete post items and entries, Update
-  // counters (its visits are removed by the stream consumer)
-  'posts/delete': { table: ['GetItem', 'BatchGetItem', 'DeleteItem', 'UpdateItem'], indexes: [] },
+  // counters (its visits are removed by the stream consumer), Put the feeds' removal item of a
+  // published post (lib/feed/removals.ts)
+  'posts/delete': { table: ['GetItem', 'BatchGetItem', 'DeleteItem', 'UpdateItem', 'PutItem'], indexes: [] },
   // The table's stream consumer (infra/streams.ts), not a route: after a post's deletion, Query of
   // its visits on the table and BatchWriteItem deleting them (lib/posts/removal.ts); after a change
   // of a post's text, conditional PutItem and DeleteItem of its search postings

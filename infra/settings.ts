@@ -39,6 +39,11 @@ export interface DeploySettings {
    * Powertools Tracer switched on in the code). Off by default: the Tracer costs cold-start time.
    */
   tracing: boolean;
+  /**
+   * The frontend's address (https://example.com): the RSS feed links posts to `<siteUrl>/posts/<slug>`
+   * (the functions' SITE_URL). Unset: the feed links to the API's own post detail.
+   */
+  siteUrl: string | undefined;
 }
 
 /** Context keys, as written in cdk.json and given with `-c`. */
@@ -52,6 +57,7 @@ export const CONTEXT_KEYS = {
   memorySize: 'memorySize',
   logRetentionDays: 'logRetentionDays',
   tracing: 'tracing',
+  siteUrl: 'siteUrl',
 } as const satisfies Record<keyof DeploySettings, string>;
 
 /** Used for any key the context does not set (cdk.json sets the same values). */
@@ -66,6 +72,7 @@ export const DEFAULT_SETTINGS: DeploySettings = {
   memorySize: 512,
   logRetentionDays: RetentionDays.ONE_MONTH,
   tracing: false,
+  siteUrl: undefined,
 };
 
 export class SettingsError extends Error {
@@ -195,6 +202,16 @@ function flag(key: string, value: unknown): boolean {
   throw new SettingsError(`Context "${key}" must be true or false, not ${JSON.stringify(value)}.`);
 }
 
+/** An http(s) address with no query or fragment, its trailing slashes dropped; `null`, `""` or `"none"`: unset. */
+function siteAddress(key: string, value: unknown): string | undefined {
+  if (value === null || (typeof value === 'string' && ['', 'none'].includes(value.trim().toLowerCase()))) return undefined;
+  const address = typeof value === 'string' ? value.trim().replace(/\/+$/, '') : '';
+  if (!/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(address)) {
+    throw new SettingsError(`Context "${key}" must be an address like https://example.com, not ${JSON.stringify(value)}.`);
+  }
+  return address;
+}
+
 function retention(key: string, value: unknown): RetentionDays {
   const days = integer(key, value, 1, 3653);
   if (!RETENTION_VALUES.has(days)) {
@@ -224,6 +241,7 @@ export function readSettings(node: Pick<Node, 'tryGetContext'>): DeploySettings 
     memorySize: read('memorySize', (key, value) => integer(key, value, 128, 10_240)),
     logRetentionDays: read('logRetentionDays', retention),
     tracing: read('tracing', flag),
+    siteUrl: read('siteUrl', siteAddress),
   };
   throttleTotals(settings);
   return settings;

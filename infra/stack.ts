@@ -102,7 +102,7 @@ export class CommunityPostsStack extends Stack {
           ...(BUNDLED_FILES[handler] ? { bundledFiles: BUNDLED_FILES[handler] } : {}),
           memorySize: settings.memorySize,
           logRetention: settings.logRetentionDays,
-          environment: { CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(',') },
+          environment: { CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(','), ...(settings.siteUrl ? { SITE_URL: settings.siteUrl } : {}) },
           tracing: settings.tracing,
           description,
         });

@@ -25,6 +25,15 @@ export function corsAllowedOrigins(): string[] {
   return raw.split(',').map((o) => o.trim()).filter(Boolean);
 }
 
+/**
+ * The frontend's address (SITE_URL, e.g. https://example.com): the RSS feed links each post to
+ * `<SITE_URL>/posts/<slug>`; unset, to the API's own detail URL. No trailing slash.
+ */
+export function siteUrl(): string | undefined {
+  const value = env.SITE_URL?.trim().replace(/\/+$/, '');
+  return value || undefined;
+}
+
 export function awsRegion(): string {
   return env.AWS_REGION || 'us-east-1';
 }

@@ -45,6 +45,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/posts/detail/{slug}', handler: 'posts/detail', access: 'read-write' },
   { method: 'PUT', path: '/posts/detail/{slug}', handler: 'posts/update', access: 'read-write' },
   { method: 'DELETE', path: '/posts/detail/{slug}', handler: 'posts/delete', access: 'read-write' },
+  // The RSS feed of the newest published posts (?tag=<slug>: of one tag), for feed readers: no token.
+  { method: 'GET', path: '/feed', handler: 'feed/rss', access: 'read', public: true },
   // The API's own documentation: the OpenAPI document, and the Swagger UI page with its assets.
   { method: 'GET', path: '/openapi.json', handler: 'docs/openapi', access: 'none', public: true },
   { method: 'GET', path: '/docs', handler: 'docs/page', access: 'none', public: true },

@@ -45,6 +45,12 @@ export const keys = {
    * `begins_with` range of one partition.
    */
   posting: (word: string, postId: string): Key => ({ PK: postingPartition(word), SK: `${word}#${postId}` }),
+  /**
+   * A published post that left the feeds (deleted, unpublished or untagged) at `at` (lib/feed/removals.ts):
+   * one item per removal, so concurrent removals never contend; the newest is the feeds' last change.
+   */
+  feedRemoval: (at: string, postId: string): Key => ({ PK: 'FEED#REMOVALS', SK: `${at}#${postId}` }),
+  feedRemovals: 'FEED#REMOVALS',
 };
 
 /** The search index partition that holds the words `prefix` begins (a non-empty word). */

@@ -432,6 +432,38 @@ const OPERATIONS: Record<string, OperationSpec> = {
     notFound: 'NotFound',
     forbidden: 'You are not owner of this post!',
   },
+  'feed/rss': {
+    operationId: 'getFeed',
+    tag: 'Posts',
+    summary: 'RSS feed of the newest posts',
+    description:
+      'RSS 2.0: the 20 newest published posts (of one tag with `tag`), newest first, each with `title`, `link` = `guid` (the frontend\'s ' +
+      '`<SITE_URL>/posts/<slug>` when the deployment sets SITE_URL, else this API\'s post detail URL), `description` (the ' +
+      '`meta_description`, or the first 300 characters of the description), `pubDate` (RFC 822 of `created`), `dc:creator` (the ' +
+      'author) and one `category` per tag title. No token needed (an `Authorization` header is not looked at). Conditional ' +
+      'requests: `If-None-Match` (weak comparison, lists, `*`) decides when sent, else `If-Modified-Since`; a current copy gets 304. ' +
+      'Other query parameters are ignored.',
+    parameters: [{ name: 'tag', in: 'query', description: 'The slug of a tag: the feed of its posts.', schema: { type: 'string' } }],
+    success: {
+      '200': {
+        description: 'The RSS 2.0 document.',
+        headers: {
+          ETag: { description: 'Changes whenever the document does.', required: true, schema: { type: 'string', pattern: '^"[^"]*"$' } },
+          'Last-Modified': { description: 'The last time the document can have changed.', required: true, schema: { type: 'string' } },
+        },
+        content: { 'application/rss+xml': { schema: { type: 'string' } } },
+      },
+      '304': {
+        description: 'The copy the request names (If-None-Match, If-Modified-Since) is current; no body.',
+        headers: {
+          ETag: { description: 'The current entity tag.', required: true, schema: { type: 'string', pattern: '^"[^"]*"$' } },
+          'Last-Modified': { description: 'As on the 200.', required: true, schema: { type: 'string' } },
+        },
+      },
+    },
+    notFound: 'NotFound',
+    readsBody: false,
+  },
   'docs/openapi': {
     operationId: 'getOpenApiDocument',
     tag: 'Documentation',

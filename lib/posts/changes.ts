@@ -1,6 +1,7 @@
 import type { Item } from '#lib/db/batch.ts';
 import { keyOf, keyString, keys } from '#lib/db/keys.ts';
 import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
+import { feedRemovalWrites } from '#lib/feed/removals.ts';
 import { newTagWrites, type TagRef } from '#lib/tags/tag.ts';
 import { atVersion } from './access.ts';
 import { counterWrites } from './counters.ts';
@@ -78,7 +79,7 @@ export interface PostChange {
  */
 export async function commitPostChange({ before, after, createdTags = [], with: others = [] }: PostChange): Promise<void> {
   const author = (after ?? before)!.author;
-  const items = [...others, ...postItemWrites(before, after)];
+  const items = [...others, ...postItemWrites(before, after), ...feedRemovalWrites(before, after)];
   const writes = [...items, ...counterWrites(author, before, after, createdTags)];
   if (writes.length <= TRANSACTION_LIMIT || createdTags.length === 0) return transactWrite(writes);
   await transactWrite(createdTags.flatMap((tag) => newTagWrites(tag, 0)));

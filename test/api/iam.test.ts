@@ -110,6 +110,8 @@ describe('least privilege', () => {
     expect((await alice.api.get(`/posts/tagged/${'x'.repeat(300)}`)).status).toBe(404);
     expect((await alice.api.get(`/posts/author/${'x'.repeat(300)}`)).status).toBe(404);
     expect((await alice.api.delete(`/posts/detail/${first.slug}`)).status).toBe(204);
+    // The feed reads its tag and a page of entries, the newest removal (the delete above wrote one), then the posts.
+    expect((await anonymous.get('/feed', { query: { tag: tag.body.slug } })).status).toBe(200);
     expect((await anonymous.get('/openapi.json')).status).toBe(200);
     expect((await anonymous.get('/docs')).status).toBe(200);
     expect((await alice.api.get('/nowhere')).status).toBe(404);

@@ -303,3 +303,33 @@ describe('throttling in the template', () => {
     expect(() => new CommunityPostsStack(app, 'Stack', { settings })).toThrow(new SettingsError('Context "routeThrottling": the API has no route "PATCH /api/v1/nowhere".'));
   });
 });
+
+describe('siteUrl (the feed links posts to the frontend)', () => {
+  it('is unset by default, and an http(s) address without its trailing slashes when given', () => {
+    expect(settingsFrom({}).siteUrl).toBeUndefined();
+    expect(settingsFrom({ siteUrl: null }).siteUrl).toBeUndefined();
+    expect(settingsFrom({ siteUrl: 'none' }).siteUrl).toBeUndefined();
+    expect(settingsFrom({ siteUrl: 'https://site.example/' }).siteUrl).toBe('https://site.example');
+    expect(settingsFrom({ siteUrl: ' http://site.example/blog ' }).siteUrl).toBe('http://site.example/blog');
+  });
+
+  it('refuses anything else', () => {
+    for (const value of ['site.example', 'ftp://site.example', 'https://site.example/?q=1', 'https://', 42]) {
+      expect(() => settingsFrom({ siteUrl: value }), String(value)).toThrow(SettingsError);
+    }
+  });
+
+  it('gives every API function SITE_URL when set, and none when not', () => {
+    const environments = (settings: DeploySettings) => {
+      const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+      const stack = new CommunityPostsStack(app, 'Stack', { settings });
+      const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, { Properties: { Environment?: { Variables?: Record<string, unknown> } } }>;
+      // The API's functions: those given the CORS settings (not the stream consumer nor CDK's own helpers).
+      const api = Object.values(functions).filter((fn) => fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined);
+      expect(api.length).toBeGreaterThan(ROUTES.length / 2);
+      return api.map((fn) => fn.Properties.Environment?.Variables?.SITE_URL);
+    };
+    expect(new Set(environments({ ...DEFAULT_SETTINGS, siteUrl: 'https://site.example' }))).toEqual(new Set(['https://site.example']));
+    expect(new Set(environments(DEFAULT_SETTINGS))).toEqual(new Set([undefined]));
+  });
+});

@@ -416,7 +416,7 @@ describe('least privilege', () => {
   it('treats exactly the listed operations as read-only', () => {
     const readOnly = ROUTES.filter((route) => route.access === 'read').map((route) => `${route.method} ${route.path}`);
     expect(readOnly.sort()).toEqual(
-      ['GET /auth', 'GET /users', 'GET /users/detail/{username}', 'GET /tags', 'GET /tags/detail/{slug}', 'GET /posts', 'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me'].sort(),
+      ['GET /auth', 'GET /users', 'GET /users/detail/{username}', 'GET /tags', 'GET /tags/detail/{slug}', 'GET /posts', 'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me', 'GET /feed'].sort(),
     );
   });
 

@@ -163,6 +163,32 @@ describe('reads', () => {
   });
 });
 
+describe('feed', () => {
+  // The newest removal's Query runs beside the whole list read, so the meter, which groups calls
+  // that overlap in time, may see one round trip or two; the posts' read waits for the entries only.
+  it('GET /feed: the entries Query || the newest removal Query, then one BatchGetItem of the posts; ?tag= reads the tag in the first round trip too', async () => {
+    const tag = unique('Fed');
+    const post = await newPost({ tags: tag });
+    const tagSlug = (await alice.api.get('/tags', { query: { q: tag } })).body[0].slug;
+    const feed = (query: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+      api.client().get('/feed', { query, headers: { Accept: 'application/rss+xml', ...headers } });
+    const all = await calls.usage(async () => expect((await feed()).text).toContain(post.slug));
+    expect(all.calls).toEqual({ Query: 2, BatchGetItem: 1 });
+    expect(all.rounds).toBeLessThanOrEqual(2);
+    const tagged = await calls.usage(async () => expect((await feed({ tag: tagSlug })).text).toContain(post.slug));
+    expect(tagged.calls).toEqual({ Query: 2, BatchGetItem: 2 });
+    expect(tagged.rounds).toBeLessThanOrEqual(2);
+    // A 304 builds the document to compare its ETag: the same reads. An unknown tag: one round trip.
+    const etag = (await feed()).headers.get('etag')!;
+    const notModified = await calls.usage(async () => expect((await feed({}, { 'If-None-Match': etag })).status).toBe(304));
+    expect(notModified.calls).toEqual({ Query: 2, BatchGetItem: 1 });
+    // An unknown tag answers 404 after the tag's read, without reading any post.
+    const unknown = await calls.usage(async () => expect((await feed({ tag: 'no-such-tag' })).status).toBe(404));
+    expect(unknown.calls.BatchGetItem).toBe(1);
+    expect(unknown.rounds).toBe(1);
+  });
+});
+
 describe('writes', () => {
   it('profile update: one BatchGetItem, one UpdateItem', async () => {
     expect(await counted(() => alice.api.put(`/users/detail/${alice.username}`, { form: { location: 'Lisbon' } }))).toEqual({

@@ -236,8 +236,8 @@ describe('faults that outlast the budget', () => {
       'PUT /users/detail': [`USER#${bob.username} | PROFILE`],
       'POST /tags': ['TAG#never-tag-', 'TAGTITLE#never tag '],
       'POST /posts': ['POST#never-', 'TAG#never-', 'TAGTITLE#never ', `USER#${alice.username} | PROFILE`, 'WORD#'],
-      'PUT /posts/detail': ['POST#', 'TAG#', 'TAGTITLE#', `USER#${alice.username} | PROFILE`, 'WORD#'],
-      'DELETE /posts/detail': ['POST#', 'TAG#', 'VISIT#', `USER#${alice.username} | PROFILE`, 'WORD#'],
+      'PUT /posts/detail': ['POST#', 'TAG#', 'TAGTITLE#', `USER#${alice.username} | PROFILE`, 'WORD#', 'FEED#REMOVALS'],
+      'DELETE /posts/detail': ['POST#', 'TAG#', 'VISIT#', `USER#${alice.username} | PROFILE`, 'WORD#', 'FEED#REMOVALS'],
       'GET /posts/detail (first visit)': ['POST#', 'VISIT#'],
     };
     const allowed = succeeded.flatMap((label) => touches[label] ?? [`any change of ${label}`]);

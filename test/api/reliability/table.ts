@@ -68,7 +68,8 @@ export interface InvariantOptions {
   liveTokens?: string[];
 }
 
-const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#'];
+// FEED#: the feeds' removal items (lib/feed/removals.ts), written by deletes and unpublishes.
+const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#'];
 
 /**
  * Recomputes every counter from the base items and checks every link, claim and index key of the
