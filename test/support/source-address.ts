@@ -12,7 +12,7 @@ export interface SourceRequest {
   token?: string;
 }
 
-export function sendFrom(address: string, method: string, url: string, options: SourceRequest = {}): Promise<ApiResponse> {
+export function sendFrom<T = any>(address: string, method: string, url: string, options: SourceRequest = {}): Promise<ApiResponse<T>> {
   const body = options.json === undefined ? undefined : JSON.stringify(options.json);
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -36,7 +36,7 @@ export function sendFrom(address: string, method: string, url: string, options: 
         } catch {
           parsed = null;
         }
-        resolve({ status, headers: responseHeaders, body: parsed, text });
+        resolve({ status, headers: responseHeaders, body: parsed as T, text });
       });
     });
     req.on('error', reject);
