@@ -25,6 +25,8 @@ export const BUNDLE_SUITES = [
   'test/api/concurrency.test.ts',
   'test/api/browser.test.ts',
   'test/api/security/authorization.test.ts',
+  'test/api/signup.test.ts',
+  'test/api/password-change.test.ts',
 ];
 
 export default defineConfig({

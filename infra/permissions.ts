@@ -53,12 +53,23 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // no token: the page of entries from an index || the tag (BatchGetItem) || the newest removal from
   // the feeds (Query of the table); then the posts' text and stats items in one BatchGetItem
   'feed/rss': { table: ['BatchGetItem', 'Query'], indexes: ['Query'] },
-  // credentials GetItem; TransactWriteItems: Put token, Update profile (last_login), ConditionCheck credentials
-  'auth/login': { table: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
+  // credentials and the three failure counters in one BatchGetItem; a failure: TransactWriteItems
+  // Update of the counters; a success: TransactWriteItems Put token, Update profile (last_login),
+  // ConditionCheck credentials, Delete the pair's counter
+  'auth/login': { table: ['BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem'], indexes: [] },
   // a conditional DeleteItem of the token; no read
   'auth/logout': { table: ['DeleteItem'], indexes: [] },
   // token and profile in one BatchGetItem; UpdateItem of the profile
   'users/update': { table: ['GetItem', 'BatchGetItem', 'UpdateItem'], indexes: [] },
+  // sign-up: UpdateItem of the address's attempt counter || BatchGetItem of the sign-up setting and
+  // the username's claim and profile; UpdateItem of the user id counter; TransactWriteItems: Put
+  // profile, credentials, username claim and token
+  'users/signup': { table: ['UpdateItem', 'BatchGetItem', 'PutItem'], indexes: [] },
+  // token and credentials in one BatchGetItem (the token alone for a path that cannot name a user);
+  // Query of the user's tokens on the lists index; TransactWriteItems: Update credentials,
+  // ConditionCheck the caller's token, Delete the other tokens; BatchWriteItem deletes the tokens
+  // beyond one transaction and any the index showed late
+  'users/password': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem', 'BatchWriteItem'], indexes: ['Query'] },
   // the token; TransactWriteItems: Put tag, Put title claim
   'tags/create': { table: ['GetItem', 'PutItem'], indexes: [] },
   // token, slug candidates and tags in one BatchGetItem (more candidates: another BatchGetItem);

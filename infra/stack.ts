@@ -21,6 +21,7 @@ import type { Construct } from 'constructs';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, functionName, routeMethods } from '#lib/routes.ts';
 import { CURSOR_SECRET_VARIABLE } from '#lib/config.ts';
 import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
+import { COMMON_PASSWORDS_FILE, COMMON_PASSWORDS_FOLDER, commonPasswordsSourceDirectory } from '#lib/auth/common-passwords.ts';
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
 import { ApiFunction, type BundledFiles } from './api-function.ts';
 import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
@@ -36,6 +37,9 @@ export interface CommunityPostsStackProps extends StackProps {
 /** Files a handler reads at run time, copied into its bundle: the docs page's Swagger UI assets. */
 export const BUNDLED_FILES: Readonly<Record<string, BundledFiles>> = {
   'docs/asset': { from: swaggerUiDistDirectory(), files: SWAGGER_UI_FILES, to: BUNDLED_ASSET_FOLDER },
+  // The common-passwords list of the password rules (lib/auth/common-passwords.ts).
+  'users/signup': { from: commonPasswordsSourceDirectory(), files: [COMMON_PASSWORDS_FILE], to: COMMON_PASSWORDS_FOLDER },
+  'users/password': { from: commonPasswordsSourceDirectory(), files: [COMMON_PASSWORDS_FILE], to: COMMON_PASSWORDS_FOLDER },
 };
 
 /** The HTTP API's CORS settings, as the local gateway applies them too (scripts/local/server.ts). */

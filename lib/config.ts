@@ -54,6 +54,36 @@ export function localCredentials(): { accessKeyId: string; secretAccessKey: stri
   };
 }
 
+/** Sign-up (POST /users) is open unless SIGNUP=closed; an administrator can also close it at run time (lib/users/signup-setting.ts). */
+export function signupClosedByDeployment(): boolean {
+  return (env.SIGNUP ?? '').trim().toLowerCase() === 'closed';
+}
+
+/** A fixed-window limit: at most `max` events per `windowSeconds`. */
+export interface RateLimitSetting {
+  max: number;
+  windowSeconds: number;
+}
+
+/**
+ * Failed logins (decisions.md, Security): per username and source address
+ * (LOGIN_FAILURES_PER_PAIR, default 10), per address (LOGIN_FAILURES_PER_ADDRESS, 100) and per
+ * username (LOGIN_FAILURES_PER_USERNAME, 100), each over LOGIN_FAILURE_WINDOW_SECONDS (900).
+ */
+export function loginFailureLimits(): { pair: RateLimitSetting; address: RateLimitSetting; username: RateLimitSetting } {
+  const windowSeconds = positiveSetting('LOGIN_FAILURE_WINDOW_SECONDS', 900);
+  return {
+    pair: { max: positiveSetting('LOGIN_FAILURES_PER_PAIR', 10), windowSeconds },
+    address: { max: positiveSetting('LOGIN_FAILURES_PER_ADDRESS', 100), windowSeconds },
+    username: { max: positiveSetting('LOGIN_FAILURES_PER_USERNAME', 100), windowSeconds },
+  };
+}
+
+/** Sign-up attempts per source address: SIGNUPS_PER_ADDRESS (default 10) per SIGNUP_WINDOW_SECONDS (3600). */
+export function signupAttemptLimit(): RateLimitSetting {
+  return { max: positiveSetting('SIGNUPS_PER_ADDRESS', 10), windowSeconds: positiveSetting('SIGNUP_WINDOW_SECONDS', 3600) };
+}
+
 export const DEFAULT_RETRY_BUDGET_MS = 4000;
 
 /** The retry budget of one request in milliseconds (lib/retry.ts): RETRY_BUDGET_MS, default 4000. */

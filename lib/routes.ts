@@ -33,6 +33,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users', handler: 'users/list', access: 'read', paged: true },
   { method: 'GET', path: '/users/detail/{username}', handler: 'users/detail', access: 'read' },
   { method: 'PUT', path: '/users/detail/{username}', handler: 'users/update', access: 'read-write' },
+  // Sign-up (public) and password change (v1.1 section 4).
+  { method: 'POST', path: '/users', handler: 'users/signup', access: 'read-write', public: true },
+  { method: 'POST', path: '/users/detail/{username}/password', handler: 'users/password', access: 'read-write' },
   { method: 'GET', path: '/tags', handler: 'tags/list', access: 'read', paged: true },
   { method: 'POST', path: '/tags', handler: 'tags/create', access: 'read-write' },
   { method: 'GET', path: '/tags/detail/{slug}', handler: 'tags/detail', access: 'read' },

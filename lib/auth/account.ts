@@ -63,6 +63,13 @@ export function credentialsDeactivationWrite(username: string): TxWrite {
   return { write: tx.update(keys.userCredentials(username), { expression: 'SET is_active = :false', values: { ':false': false } }) };
 }
 
+/** Allows logins again (with the password the account had). */
+export function credentialsReactivationWrite(username: string): TxWrite {
+  return {
+    write: tx.update(keys.userCredentials(username), { expression: 'SET is_active = :true', values: { ':true': true } }, { expression: 'attribute_exists(PK)' }),
+  };
+}
+
 /** Checks, inside a login's transaction, that the password and the account state are still the ones checked. */
 export function credentialsUnchangedCheck(username: string, passwordHash: string | null, onChanged: () => Error): TxWrite {
   return {

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '#lib/config.ts';
 import { db } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
-import { transactWrite, tx } from '#lib/db/transact.ts';
+import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import { newProfileItem } from '#lib/users/profile.ts';
 import { AccountError, checkUsername, getCredentials, newCredentialsItem } from './account.ts';
@@ -14,7 +14,7 @@ export interface NewUser {
 }
 
 /** The next user id, from a counter item (ids are never reused). */
-async function nextUserId(): Promise<number> {
+export async function nextUserId(): Promise<number> {
   const { Attributes } = await db().send(
     new UpdateCommand({
       TableName: tableName(),
@@ -28,6 +28,27 @@ async function nextUserId(): Promise<number> {
   return Number(Attributes!.value);
 }
 
+/**
+ * The writes that create an account: its profile and credentials (each only if absent) and the
+ * claim of its username in lower case. A sign-up claims exclusively (`bob` is taken once `Bob`
+ * exists); the administrator may still create usernames that differ only in case, as before.
+ */
+export function newAccountWrites(
+  user: NewUser,
+  passwordHash: string | null,
+  joined: string,
+  options: { exclusiveClaim: boolean; lastLogin?: string; onTaken: () => Error },
+): TxWrite[] {
+  const absent = { expression: 'attribute_not_exists(PK)' };
+  const profile = { ...newProfileItem(user, joined), ...(options.lastLogin ? { last_login: options.lastLogin } : {}) };
+  const claim = { ...keys.usernameClaim(user.username), username: user.username };
+  return [
+    { write: tx.put(profile, absent), onConditionFailed: options.onTaken },
+    { write: tx.put(newCredentialsItem(user, passwordHash), absent), onConditionFailed: options.onTaken },
+    { write: tx.put(claim, options.exclusiveClaim ? absent : undefined), onConditionFailed: options.onTaken },
+  ];
+}
+
 /** Creates an account: its profile and credentials. Without a password it is a third-party login account that cannot log in yet. */
 export async function createUser(username: string, password: string | null): Promise<NewUser> {
   checkUsername(username);
@@ -35,10 +56,6 @@ export async function createUser(username: string, password: string | null): Pro
   if (await getCredentials(username)) throw taken();
   const hash = password === null ? null : await hashPassword(password);
   const user = { id: await nextUserId(), username };
-  const absent = { expression: 'attribute_not_exists(PK)' };
-  await transactWrite([
-    { write: tx.put(newProfileItem(user, isoTimestamp()), absent), onConditionFailed: taken },
-    { write: tx.put(newCredentialsItem(user, hash), absent), onConditionFailed: taken },
-  ]);
+  await transactWrite(newAccountWrites(user, hash, isoTimestamp(), { exclusiveClaim: false, onTaken: taken }));
   return user;
 }

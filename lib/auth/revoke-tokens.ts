@@ -1,5 +1,5 @@
 import { batchDelete } from '#lib/db/batch.ts';
-import type { Key } from '#lib/db/keys.ts';
+import { keyString, type Key } from '#lib/db/keys.ts';
 import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
 import { tokenKeysOf } from './tokens.ts';
 
@@ -11,18 +11,21 @@ const SWEEP_INTERVAL_MS = 1000;
 const MAX_SWEEPS = 5;
 
 /**
- * Commits `change` (writes to the user's items) together with the deletion of the user's tokens,
- * then sweeps for tokens the index had not shown yet.
+ * Commits `change` (writes to the user's items) together with the deletion of the user's tokens
+ * (all but `keep`, the token of a user changing their own password), then sweeps for tokens the
+ * index had not shown yet.
  */
-export async function changeRevokingTokens(username: string, change: TxWrite[]): Promise<void> {
-  const tokens: Key[] = await tokenKeysOf(username);
+export async function changeRevokingTokens(username: string, change: TxWrite[], keep?: Key): Promise<void> {
+  const kept = keep ? keyString(keep) : undefined;
+  const others = async () => (await tokenKeysOf(username)).filter((key) => keyString(key) !== kept);
+  const tokens: Key[] = await others();
   const inTransaction = tokens.slice(0, 100 - change.length);
   await transactWrite([...change, ...inTransaction.map((key) => ({ write: tx.delete(key) }))]);
   let remaining = tokens.slice(inTransaction.length);
   for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
     await batchDelete(remaining);
     await new Promise((done) => setTimeout(done, SWEEP_INTERVAL_MS));
-    remaining = await tokenKeysOf(username);
+    remaining = await others();
     if (remaining.length === 0) return;
   }
   await batchDelete(remaining);

@@ -51,6 +51,15 @@ export const keys = {
    */
   feedRemoval: (at: string, postId: string): Key => ({ PK: 'FEED#REMOVALS', SK: `${at}#${postId}` }),
   feedRemovals: 'FEED#REMOVALS',
+  /** Claims a username case-insensitively (sign-up refuses `bob` once `Bob` exists); holds the username. */
+  usernameClaim: (username: string): Key => ({ PK: `USERNAME#${username.toLowerCase()}`, SK: 'USERNAME' }),
+  /**
+   * One fixed window of a rate limit (lib/auth/rate-limits.ts): `limit` names it, `subject` is a
+   * digest of what is counted (an address, a username, both), `windowStart` the window's epoch second.
+   */
+  rateCounter: (limit: string, subject: string, windowStart: number): Key => ({ PK: `LIMIT#${limit}#${subject}`, SK: `WINDOW#${windowStart}` }),
+  /** Run-time sign-up setting (open or closed), set by the admin CLI. */
+  signupSetting: (): Key => ({ PK: 'SETTING#SIGNUP', SK: 'SETTING' }),
 };
 
 /** The search index partition that holds the words `prefix` begins (a non-empty word). */

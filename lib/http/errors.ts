@@ -92,3 +92,15 @@ export class ServiceUnavailable extends ApiError {
     );
   }
 }
+
+/** 429 as DRF's throttling answers it: how long to wait, in the body and in `Retry-After`. */
+export class Throttled extends ApiError {
+  constructor(readonly waitSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(waitSeconds));
+    super(
+      429,
+      { detail: `Request was throttled. Expected available in ${seconds} second${seconds === 1 ? '' : 's'}.` },
+      { 'Retry-After': String(seconds) },
+    );
+  }
+}

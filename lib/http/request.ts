@@ -21,3 +21,8 @@ function queryOf(event: APIGatewayProxyEventV2): Record<string, string | undefin
 export function apiRequest(event: APIGatewayProxyEventV2, body: Input): ApiRequest {
   return { event, method: event.requestContext.http.method, body, query: queryOf(event), path: event.pathParameters ?? {} };
 }
+
+/** The client's address as API Gateway reports it (never a header, which a client could set). */
+export function sourceAddress(request: ApiRequest): string {
+  return request.event.requestContext?.http?.sourceIp ?? '';
+}

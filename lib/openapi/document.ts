@@ -85,6 +85,12 @@ const RESPONSES: Record<string, JsonObject> = {
     description: "Deployed only: the API's rate limit is exceeded (API Gateway's body).",
     content: json(ref('GatewayMessage'), { message: 'Too Many Requests' }),
   },
+  Throttled: {
+    description:
+      'Too many attempts from this source address or for this username (`detail`, with `Retry-After`: seconds until the window ends); or, deployed, the API\'s own rate limit (API Gateway\'s `message`).',
+    headers: { 'Retry-After': { ...HEADERS['Retry-After'], required: false } },
+    content: json({ anyOf: [ref('Detail'), ref('GatewayMessage')] }, { detail: 'Request was throttled. Expected available in 60 seconds.' }),
+  },
   ServerError: {
     description: "An unexpected failure; the details go to the log only. API Gateway's `message` when the function itself failed (crashed, or its answer exceeded Lambda's 6 MB).",
     content: json({ anyOf: [detail(['A server error occurred.']), ref('GatewayMessage')] }, { detail: 'A server error occurred.' }),
@@ -224,6 +230,8 @@ interface OperationSpec {
   badRequestExample?: JsonObject;
   /** Its 403 text, if owners only. */
   forbidden?: string;
+  /** When its 403 is answered, if not to someone who is not the owner. */
+  forbiddenWhen?: string;
   /** Its 409 text. */
   conflict?: string;
   /** Its own 401 (logout). */
@@ -232,6 +240,8 @@ interface OperationSpec {
   readsBody?: boolean;
   /** false: never touches DynamoDB (no 503). */
   database?: boolean;
+  /** Its own 429 with `Retry-After` (the attempt limits of decisions.md, Security). */
+  throttled?: boolean;
 }
 
 const paged = (list: keyof typeof PAGE_SIZES, item: string, example: unknown): Record<string, JsonObject> => ({
@@ -251,10 +261,12 @@ const OPERATIONS: Record<string, OperationSpec> = {
     description:
       'Exchanges a username and password for a new token (40 lowercase hex characters). Each login issues another token; earlier ones keep working. ' +
       'Unknown user, wrong password, a deactivated account and an account without a password all get the same 400. ' +
+      'Failed logins are limited per username and source address, per address and per username (429 with `Retry-After` until the window passes). ' +
       'On the docs page, a successful login here authorizes the page with the new token.',
     requestBody: body('The credentials; `password` is taken as sent (not trimmed).', 'Credentials', 'Credentials', true, { username: 'alice', password: 'correct horse battery' }),
     success: { '200': { description: 'The new token.', content: json(ref('TokenResponse'), { token: 'ab146675a2c6da2b404ba8d5e34d5dc21aa5fa2d' }) } },
     fields: ['username', 'password'],
+    throttled: true,
   },
   'auth/logout': {
     operationId: 'logout',
@@ -303,6 +315,34 @@ const OPERATIONS: Record<string, OperationSpec> = {
     requestBody: body('Editable fields.', 'ProfileUpdate', 'ProfileUpdateForm', false, { display_name: 'Alice A.', website: 'https://alice.example.com', birth_date: '1990-04-01' }),
     success: { '200': { description: 'The updated profile.', content: json(ref('Profile'), EXAMPLE_PROFILE) } },
     fields: PROFILE_FIELDS,
+    notFound: 'NotFound',
+    forbidden: 'You are not owner of this profile!',
+  },
+  'users/signup': {
+    operationId: 'signUp',
+    tag: 'Users',
+    summary: 'Sign up',
+    description:
+      'Creates an active account with an empty profile and returns its id, username and a first token (as a login does). No token needed. ' +
+      '403 when the deployment or an administrator has closed sign-up; 429 after too many attempts from the source address (every attempt counts, whatever its outcome). ' +
+      'A username taken in any case is reported as taken.',
+    requestBody: body('The new account.', 'SignUp', 'SignUp', true, { username: 'alice', password: 'correct horse battery' }),
+    success: { '201': { description: 'The new account and its token.', content: json(ref('SignUpResponse'), { id: 7, username: 'alice', token: 'ab146675a2c6da2b404ba8d5e34d5dc21aa5fa2d' }) } },
+    fields: ['username', 'password'],
+    forbidden: 'Sign-up is closed.',
+    forbiddenWhen: 'Sign-up is closed (`SIGNUP=closed`, or closed by an administrator); nothing is created.',
+    throttled: true,
+  },
+  'users/password': {
+    operationId: 'changePassword',
+    tag: 'Users',
+    summary: 'Change your password',
+    description:
+      'The owner gives the current password and a new one (checked as at sign-up). Every other token of the user stops working; the caller\'s keeps working. ' +
+      'Checks run in this order: authentication; 404 for an unknown user, 403 for another user\'s account; validation.',
+    requestBody: body('The current and the new password.', 'PasswordChange', 'PasswordChange', true, { old_password: 'correct horse battery', new_password: 'another long passphrase' }),
+    success: { '200': { description: 'Changed.', content: json(detail(['Password changed.']), { detail: 'Password changed.' }) } },
+    fields: ['old_password', 'new_password'],
     notFound: 'NotFound',
     forbidden: 'You are not owner of this profile!',
   },
@@ -518,7 +558,7 @@ function operation(route: Route): JsonObject {
   }
   if (spec.unauthorized) responses['401'] = spec.unauthorized;
   else if (!route.public) responses['401'] = responseRef('Unauthorized');
-  if (spec.forbidden) responses['403'] = { description: 'Not the owner; nothing changes.', content: json(detail([spec.forbidden]), { detail: spec.forbidden }) };
+  if (spec.forbidden) responses['403'] = { description: spec.forbiddenWhen ?? 'Not the owner; nothing changes.', content: json(detail([spec.forbidden]), { detail: spec.forbidden }) };
   if (spec.notFound) responses['404'] = responseRef(spec.notFound);
   if (spec.conflict) responses['409'] = { description: 'Already exists.', content: json(detail([spec.conflict]), { detail: spec.conflict }) };
   if (spec.readsBody !== false) {
@@ -527,6 +567,7 @@ function operation(route: Route): JsonObject {
   }
   if (spec.database !== false) responses['503'] = responseRef('ServiceUnavailable');
   Object.assign(responses, PLATFORM_RESPONSES);
+  if (spec.throttled) responses['429'] = responseRef('Throttled');
 
   const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
     const parameter = PATH_PARAMETERS[name!];
@@ -610,7 +651,7 @@ export function openApiDocument(serverUrl: string = API_PREFIX): JsonObject {
     servers: [{ url: serverUrl, description: 'This API (version 1)' }],
     tags: [
       { name: 'Authentication', description: 'Log in, log out, check a token.' },
-      { name: 'Users', description: 'Profiles. Accounts are created with the administrator CLI, not through the API.' },
+      { name: 'Users', description: 'Sign-up, profiles and password changes. Accounts are also created with the administrator CLI.' },
       { name: 'Tags', description: 'Tags of posts.' },
       { name: 'Posts', description: 'Posts with Markdown bodies; drafts are seen only by their authors.' },
       { name: 'Documentation', description: 'This document and its interactive page.' },

@@ -118,6 +118,28 @@ export const SCHEMAS: Record<string, Schema> = {
     },
   },
   TokenResponse: { type: 'object', required: ['token'], properties: { token: ref('Token') }, additionalProperties: false },
+  SignUp: {
+    type: 'object',
+    required: ['username', 'password'],
+    properties: {
+      username: { type: 'string', minLength: 1, maxLength: USERNAME_MAX_LENGTH, description: 'Letters, digits and @/./+/-/_; unique case-insensitively.', examples: ['alice'] },
+      password: { type: 'string', minLength: 1, format: 'password', description: "Django's default rules: at least 8 characters, not entirely numeric, not a common password, not too similar to the username.", examples: ['correct horse battery'] },
+    },
+  },
+  SignUpResponse: {
+    type: 'object',
+    required: ['id', 'username', 'token'],
+    properties: { id: { type: 'integer', minimum: 1 }, username: { type: 'string', maxLength: USERNAME_MAX_LENGTH }, token: ref('Token') },
+    additionalProperties: false,
+  },
+  PasswordChange: {
+    type: 'object',
+    required: ['old_password', 'new_password'],
+    properties: {
+      old_password: { type: 'string', minLength: 1, format: 'password' },
+      new_password: { type: 'string', minLength: 1, format: 'password', description: 'Checked as at sign-up.' },
+    },
+  },
   AuthRecord: {
     type: 'object',
     required: ['id', 'token', 'username'],

@@ -91,3 +91,17 @@ export function profileDeactivationWrite(username: string): TxWrite {
     }),
   };
 }
+
+/** Marks the profile active again and puts it back in the users list, where its join date placed it. */
+export function profileReactivationWrite(profile: Item): TxWrite {
+  return {
+    write: tx.update(
+      keys.userProfile(String(profile.username)),
+      {
+        expression: `SET is_active = :true, ${INDEXES.lists.partitionKey} = :list, ${INDEXES.lists.sortKey} = :sort`,
+        values: { ':true': true, ':list': listPartitions.users, ':sort': listSortKeys.user(String(profile.date_joined), Number(profile.id)) },
+      },
+      { expression: 'attribute_exists(PK)' },
+    ),
+  };
+}

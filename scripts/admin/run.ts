@@ -2,10 +2,12 @@ import { parseArgs } from 'node:util';
 import { AccountError } from '#lib/auth/account.ts';
 import { createUser } from '#lib/auth/create-account.ts';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
+import { reactivateUser } from '#lib/auth/reactivate.ts';
 import { setPassword } from '#lib/auth/set-password.ts';
-import { dynamodbEndpoint, localSettings, tableName, useAwsEndpoint, useDefaults } from '#lib/config.ts';
+import { dynamodbEndpoint, localSettings, signupClosedByDeployment, tableName, useAwsEndpoint, useDefaults } from '#lib/config.ts';
 import { NotFound } from '#lib/http/errors.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
+import { setSignupClosed } from '#lib/users/signup-setting.ts';
 
 // The administrator commands: account and moderation tasks that have no API endpoint.
 
@@ -19,6 +21,10 @@ Commands:
                               set or change a password (the user's tokens stop working)
   deactivate-user --username U
                               hide the user from lists, refuse logins, revoke tokens
+  reactivate-user --username U
+                              list the user again and allow their logins (old tokens stay revoked)
+  close-signup                refuse sign-ups (POST /users answers 403) until reopened
+  open-signup                 accept sign-ups again (unless the deployment sets SIGNUP=closed)
   feature-post --slug S [--off]
                               mark a post as featured (or not, with --off)
 
@@ -94,6 +100,17 @@ export async function run(argv: string[]): Promise<string> {
       await deactivateUser(username);
       return `Deactivated "${username}".`;
     }
+    case 'reactivate-user': {
+      const username = required(values.username, '--username');
+      await reactivateUser(username);
+      return `Reactivated "${username}".`;
+    }
+    case 'close-signup':
+      await setSignupClosed(true);
+      return `Sign-up is closed in table ${tableName()}.`;
+    case 'open-signup':
+      await setSignupClosed(false);
+      return `Sign-up is open in table ${tableName()}${signupClosedByDeployment() ? ', but SIGNUP=closed in this environment' : ''}.`;
     case 'feature-post': {
       const slug = required(values.slug, '--slug');
       try {

@@ -49,7 +49,7 @@ describe('admin CLI', () => {
     ]);
 
     expect(help.code).toBe(0);
-    for (const command of ['create-user', 'set-password', 'deactivate-user', 'feature-post']) {
+    for (const command of ['create-user', 'set-password', 'deactivate-user', 'reactivate-user', 'close-signup', 'open-signup', 'feature-post']) {
       expect(help.stdout).toContain(command);
     }
     expect(help.stdout).toContain('Usage:');
@@ -206,5 +206,41 @@ describe('admin CLI', () => {
 
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain(`There is no post "${missing}".`);
+  });
+
+  it('reactivate-user lists the user again and allows their logins; an unknown user fails', async () => {
+    const user = await api.user('cliback');
+    const deactivated = await admin(['deactivate-user', '--username', user.username]);
+    expect(deactivated.code, deactivated.stderr).toBe(0);
+    expect((await login(user.username, user.password)).body).toEqual(BAD_CREDENTIALS);
+
+    const [back, unknown] = await Promise.all([
+      admin(['reactivate-user', '--username', user.username]),
+      admin(['reactivate-user', '--username', unique('nobody')]),
+    ]);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toContain(`Reactivated "${user.username}".`);
+    const relogged = await login(user.username, user.password);
+    expect(relogged.status).toBe(200);
+    // The token revoked by the deactivation stays revoked.
+    expect((await user.api.get('/auth')).status).toBe(401);
+    const list = await api.client(relogged.body.token).get('/users');
+    expect(list.body.map((profile: { user: string }) => profile.user)).toContain(user.username);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('There is no user');
+  });
+
+  it('close-signup and open-signup close and reopen POST /users at run time', async () => {
+    const closed = await admin(['close-signup']);
+    expect(closed.code, closed.stderr).toBe(0);
+    expect(closed.stdout).toContain('Sign-up is closed');
+    const refused = await api.client().post('/users', { json: { username: unique('cli'), password: 'correct horse battery' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ detail: 'Sign-up is closed.' });
+
+    const opened = await admin(['open-signup']);
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(opened.stdout).toContain('Sign-up is open');
+    expect((await api.client().post('/users', { json: { username: unique('cli'), password: 'correct horse battery' } })).status).toBe(201);
   });
 });

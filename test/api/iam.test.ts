@@ -1,4 +1,7 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { newToken, newTokenItem } from '#lib/auth/tokens.ts';
+import { db } from '#lib/db/client.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STREAM_READ_ACTIONS } from '../../infra/permissions.ts';
 import { TABLE_STREAM_CONSUMER } from '../../infra/streams.ts';
@@ -115,6 +118,17 @@ describe('least privilege', () => {
     expect((await anonymous.get('/openapi.json')).status).toBe(200);
     expect((await anonymous.get('/docs')).status).toBe(200);
     expect((await alice.api.get('/nowhere')).status).toBe(404);
+    // Sign-up, and a password change (its sweep deletes tokens beyond one transaction with BatchWriteItem).
+    const signedUp = await anonymous.post('/users', { json: { username: unique('signup'), password: 'correct horse battery' } });
+    expect(signedUp.status).toBe(201);
+    const changer = signedUp.body as { username: string; token: string };
+    const extraTokens = Array.from({ length: 100 }, () => ({ PutRequest: { Item: newTokenItem(newToken(1), { id: 1, username: changer.username }) } }));
+    for (let start = 0; start < extraTokens.length; start += 25) {
+      await db().send(new BatchWriteCommand({ RequestItems: { [api.table]: extraTokens.slice(start, start + 25) } }));
+    }
+    const changed = await api.client(changer.token).post(`/users/detail/${changer.username}/password`, { json: { old_password: 'correct horse battery', new_password: 'another long passphrase' } });
+    expect(changed.status).toBe(200);
+    expect((await alice.api.post(`/users/detail/${'x'.repeat(300)}/password`, { json: {} })).status).toBe(404);
     expect((await alice.api.get('/logout')).status).toBe(200);
     // The stream consumer has answered every change by now: it removed the visits of the deleted post.
     await api.streams!.caughtUp();

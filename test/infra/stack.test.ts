@@ -18,6 +18,7 @@ import { ACCESS_LOG_FIELDS, STREAM_FAILURE_RETENTION } from '../../infra/stack.t
 import { TABLE_STREAM_CONSUMER } from '../../infra/streams.ts';
 import { stackRouteKeys } from '../../infra/route-keys.ts';
 import { throttleTotals } from '../../infra/settings.ts';
+import { COMMON_PASSWORDS_FILE, COMMON_PASSWORDS_FOLDER } from '#lib/auth/common-passwords.ts';
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
 import { createUser } from '#lib/auth/create-account.ts';
 import { db, resetDb } from '#lib/db/client.ts';
@@ -43,7 +44,12 @@ const ALL_HANDLERS = [...HANDLERS, CONSUMER];
 /** Handlers of routes that never touch the table (the API's documentation). */
 const TABLELESS = new Set(ROUTES.filter((route) => route.access === 'none').map((route) => route.handler));
 /** Files copied into a bundle besides index.mjs and its map. */
-const EXTRA_FILES: Record<string, string[]> = { 'docs/asset': SWAGGER_UI_FILES.map((file) => `${BUNDLED_ASSET_FOLDER}/${file}`) };
+const EXTRA_FILES: Record<string, string[]> = {
+  'docs/asset': SWAGGER_UI_FILES.map((file) => `${BUNDLED_ASSET_FOLDER}/${file}`),
+  // The common-passwords list of the password rules, beside the functions that check passwords.
+  'users/signup': [`${COMMON_PASSWORDS_FOLDER}/${COMMON_PASSWORDS_FILE}`],
+  'users/password': [`${COMMON_PASSWORDS_FOLDER}/${COMMON_PASSWORDS_FILE}`],
+};
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string; Metadata?: Record<string, any> };
 
@@ -290,7 +296,7 @@ describe('functions', () => {
     const fallback = await load(FALLBACK_HANDLER);
     const notAllowed = await fallback(event('PATCH', `${API_PREFIX}/users`), {});
     expect(notAllowed.statusCode).toBe(405);
-    expect(notAllowed.headers.Allow).toBe('GET, HEAD');
+    expect(notAllowed.headers.Allow).toBe('GET, HEAD, POST');
     expect(JSON.parse(notAllowed.body)).toEqual({ detail: 'Method "PATCH" not allowed.' });
     const notFound = await fallback(event('GET', `${API_PREFIX}/nowhere`), {});
     expect(notFound.statusCode).toBe(404);
@@ -372,6 +378,25 @@ describe('functions', () => {
     expect(after.statusCode).toBe(401);
   });
 
+  it('sign up from its bundle, checking passwords against the common-passwords list copied beside it', async () => {
+    process.env.TABLE_NAME = `test-infra-${randomUUID().slice(0, 8)}`;
+    resetDb();
+    await ensureTable(process.env.TABLE_NAME);
+    const signUp = await load('users/signup');
+    const send = (json: unknown) =>
+      signUp(
+        event('POST', `${API_PREFIX}/users`, { routeKey: `POST ${API_PREFIX}/users`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) }),
+        {},
+      );
+    // "sunshine" is in the list and passes every other rule: only the list can refuse it.
+    const common = await send({ username: 'bundled-signup', password: 'sunshine' });
+    expect(common.statusCode, common.body).toBe(400);
+    expect(JSON.parse(common.body)).toEqual({ password: ['This password is too common.'] });
+    const created = await send({ username: 'bundled-signup', password: 'correct horse battery' });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(JSON.parse(created.body)).toMatchObject({ username: 'bundled-signup', token: expect.stringMatching(/^[0-9a-f]{40}$/) });
+  });
+
   it("remove a deleted post's visits from the stream consumer's bundle against DynamoDB (Local), twice harmlessly", async () => {
     process.env.TABLE_NAME = `test-infra-${randomUUID().slice(0, 8)}`;
     resetDb();
@@ -434,12 +459,13 @@ describe('least privilege', () => {
   );
 
   it.each(ROUTES.filter((route) => route.access === 'read-write').map((route) => [route.handler]))(
-    '%s gets exactly the actions it uses, on the table only',
+    '%s gets exactly the actions it uses (on an index, only the Query of a user\'s tokens)',
     (handler) => {
       const grants = dynamoGrants(handler);
       expect(grants.other).toEqual([]);
       expect(grants.table.sort()).toEqual(iamActions(TABLE_ACCESS[handler]!.table).sort());
-      expect(grants.index).toEqual([]);
+      expect(grants.index).toEqual(iamActions(TABLE_ACCESS[handler]!.indexes));
+      expect(grants.index.filter((action) => action !== 'dynamodb:Query')).toEqual([]);
     },
   );
 

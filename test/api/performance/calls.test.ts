@@ -36,9 +36,29 @@ async function newPost(fields: Record<string, string> = {}) {
 }
 
 describe('authentication', () => {
-  it('login: read the credentials, then one transaction', async () => {
+  it('login: the credentials and the failure counters in one BatchGetItem, then one transaction', async () => {
     const result = await counted(() => api.client().post('/login', { json: { username: alice.username, password: alice.password } }));
-    expect(result).toEqual({ status: 200, total: 2, byCommand: { GetItem: 1, TransactWriteItems: 1 } });
+    expect(result).toEqual({ status: 200, total: 2, byCommand: { BatchGetItem: 1, TransactWriteItems: 1 } });
+  });
+
+  it('a failed login costs the same calls for a known and an unknown username: one read, one transaction counting it', async () => {
+    const known = await counted(() => api.client().post('/login', { json: { username: alice.username, password: 'wrong password' } }));
+    const unknown = await counted(() => api.client().post('/login', { json: { username: unique('nobody'), password: 'wrong password' } }));
+    expect(known).toEqual({ status: 400, total: 2, byCommand: { BatchGetItem: 1, TransactWriteItems: 1 } });
+    expect(unknown).toEqual(known);
+  });
+
+  it('sign-up: the attempt count || the setting and claims, then the user id, then one transaction', async () => {
+    const result = await counted(() => api.client().post('/users', { json: { username: unique('signup'), password: 'correct horse battery' } }));
+    expect(result).toEqual({ status: 201, total: 4, byCommand: { UpdateItem: 2, BatchGetItem: 1, TransactWriteItems: 1 } });
+  });
+
+  it('password change: token and credentials in one read, the tokens listed, one transaction, one sweep', async () => {
+    const owner = await api.user('owner');
+    const result = await counted(() =>
+      owner.api.post(`/users/detail/${owner.username}/password`, { json: { old_password: owner.password, new_password: 'another long passphrase' } }),
+    );
+    expect(result).toEqual({ status: 200, total: 4, byCommand: { BatchGetItem: 1, Query: 2, TransactWriteItems: 1 } });
   });
 
   it('logout: one conditional delete', async () => {

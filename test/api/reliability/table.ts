@@ -69,7 +69,7 @@ export interface InvariantOptions {
 }
 
 // FEED#: the feeds' removal items (lib/feed/removals.ts), written by deletes and unpublishes.
-const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#'];
+const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#', 'USERNAME#', 'LIMIT#', 'SETTING#'];
 
 /**
  * Recomputes every counter from the base items and checks every link, claim and index key of the
@@ -99,6 +99,11 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
     else if (Number(p.id) !== Number(c.id)) problems.push(`id mismatch for ${c.username}`);
   }
   const userIds = new Set(profiles.map((p) => Number(p.id)));
+  // Username claims (sign-up): each names a user whose lower-cased username is its key.
+  for (const claim of starts('USERNAME#')) {
+    const p = profileByName.get(String(claim.username));
+    if (!p || claim.PK !== `USERNAME#${String(claim.username).toLowerCase()}`) problems.push(`username claim of no user: ${claim.PK}`);
+  }
 
   // Posts: text and stats under the slug, unique id and slug; exactly the list entries their
   // state calls for (lib/posts/entries.ts), with their current sort keys.

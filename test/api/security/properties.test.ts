@@ -197,6 +197,8 @@ describe('function-level authorization', () => {
       'POST /login', 'GET /logout', 'GET /auth', 'GET /users', 'GET /users/detail/{username}', 'PUT /users/detail/{username}', 'GET /tags', 'POST /tags',
       'GET /tags/detail/{slug}', 'GET /posts', 'POST /posts', 'GET /posts/detail/{slug}', 'PUT /posts/detail/{slug}', 'DELETE /posts/detail/{slug}',
       'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me',
+      // v1.1: a user's own sign-up and password change (an administrator's set-password stays in the CLI).
+      'POST /users', 'POST /users/detail/{username}/password',
     ];
     const routes = ROUTES.map((route) => ({ key: `${route.method} ${route.path}`, access: route.access }));
     for (const operation of operations) expect(routes.map((r) => r.key)).toContain(operation);
@@ -211,7 +213,7 @@ describe('function-level authorization', () => {
   it('guessed administrator paths and methods answer 404 or 405 and do nothing', async () => {
     const before = await settledTable(api.table);
     const attempts = await Promise.all([
-      alice.api.post('/users', { json: { username: 'new-admin', password: 'x' } }),
+      alice.api.post(`/users/detail/${bob.username}/deactivate`, { json: {} }),
       alice.api.delete(`/users/detail/${bob.username}`),
       alice.api.request('PATCH', `/users/detail/${bob.username}`, { json: { is_active: false } }),
       alice.api.put('/tags/detail/anything', { json: { total_posts: 1 } }),
