@@ -4,6 +4,7 @@ import { createPost, unique, type TestUser } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 import { nextLink } from '../support/link.ts';
 import { eventually, partition, postIdOf } from '../support/reactions.ts';
+import { invariantProblems, settledTable } from './reliability/table.ts';
 
 // v1.1 section 3: favorites.
 
@@ -80,7 +81,6 @@ describe('GET /users/detail/{username}/favorites', () => {
     }
     expect(seen).toEqual(expected);
     expect(slugs((await bob.api.get(listPath(user), { query: { page: '2', page_size: '2' } })).body)).toEqual(expected.slice(2, 4));
-    expect(slugs((await bob.api.get(listPath(user), { query: { page_size: '2' }, json: {} })).body)).toEqual(expected.slice(0, 2));
 
     const refused: Record<string, string>[] = [{ page: '4', page_size: '2' }, { page: '0' }, { page: 'x' }, { cursor: 'garbage' }, { cursor: cursors[0]!.slice(0, -2) + 'AA' }];
     for (const query of refused) {
@@ -95,7 +95,7 @@ describe('GET /users/detail/{username}/favorites', () => {
     }
     expect((await bob.api.get(listPath('nobody-' + unique()))).body).toEqual({ detail: 'Not found.' });
     expect((await bob.api.get(listPath('nobody-' + unique()))).status).toBe(404);
-    const empty = await bob.api.get(listPath(carol));
+    const empty = await bob.api.get(listPath(await api.user('nofavs')));
     expect([empty.status, empty.body]).toEqual([200, []]);
   });
 
@@ -157,6 +157,8 @@ describe('concurrency', () => {
       if (i === 30) requests.push(alice.api.delete(`/posts/detail/${doomed.slug}`));
     }
     for (const answer of await Promise.all(requests)) expect([200, 204, 404, 503]).toContain(answer.status);
+    // A delete told busy (503) stored nothing: the author deletes again.
+    for (let status = 503; status === 503; ) status = (await alice.api.delete(`/posts/detail/${doomed.slug}`)).status;
     await eventually(async () => (await partition(keys.favoritesOf(ids.doomed))).length === 0 && (await partition(keys.votesOf(ids.doomed))).length === 0);
 
     const favorites = await partition(keys.favoritesOf(ids.survivor));
@@ -167,5 +169,7 @@ describe('concurrency', () => {
     expect(detail.rating_dislikes).toBe(votes.filter((v) => v.vote === 'down').length);
     const after = await Promise.all(users.map(profileFavorites));
     users.forEach((user, at) => expect(after[at], user.username).toBe(before[at]! + favorites.filter((f) => f.user_id === user.id).length));
+    // And every count of the file's table, recomputed from its items, with no orphan left.
+    expect(invariantProblems(await settledTable(api.table))).toEqual([]);
   });
 });
