@@ -197,6 +197,9 @@ describe('function-level authorization', () => {
       'POST /login', 'GET /logout', 'GET /auth', 'GET /users', 'GET /users/detail/{username}', 'PUT /users/detail/{username}', 'GET /tags', 'POST /tags',
       'GET /tags/detail/{slug}', 'GET /posts', 'POST /posts', 'GET /posts/detail/{slug}', 'PUT /posts/detail/{slug}', 'DELETE /posts/detail/{slug}',
       'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me',
+      'GET /posts/detail/{slug}/vote', 'POST /posts/detail/{slug}/vote', 'DELETE /posts/detail/{slug}/vote',
+      'GET /posts/detail/{slug}/favorite', 'POST /posts/detail/{slug}/favorite', 'DELETE /posts/detail/{slug}/favorite',
+      'GET /users/detail/{username}/favorites',
     ];
     const routes = ROUTES.map((route) => ({ key: `${route.method} ${route.path}`, access: route.access }));
     for (const operation of operations) expect(routes.map((r) => r.key)).toContain(operation);
