@@ -87,11 +87,28 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // counters (its visits are removed by the stream consumer), Put the feeds' removal item of a
   // published post (lib/feed/removals.ts)
   'posts/delete': { table: ['GetItem', 'BatchGetItem', 'DeleteItem', 'UpdateItem', 'PutItem'], indexes: [] },
+  // token and post in one BatchGetItem (the token alone for a path that cannot name a post); GetItem
+  // of the caller's vote or favorite
+  'posts/vote/show': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
+  'posts/favorite/show': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
+  // as show; TransactWriteItems: ConditionCheck token, Put (or Delete) vote conditioned on the vote
+  // read, Put stats (version) and the entries whose votes sort key moves
+  'posts/vote/cast': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
+  'posts/vote/remove': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'], indexes: [] },
+  // token and post in one BatchGetItem; TransactWriteItems: ConditionCheck token, Put (or Delete)
+  // favorite, Put stats (version), Update the caller's profile total_favorites
+  'posts/favorite/add': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
+  'posts/favorite/remove': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
+  // token and profile in one BatchGetItem (the token alone for a name that cannot exist) || Query of
+  // the user's favorites on GSI1; BatchGetItem of the posts (and, for renamed ones, their entries)
+  'users/favorites': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
   // The table's stream consumer (infra/streams.ts), not a route: after a post's deletion, Query of
   // its visits on the table and BatchWriteItem deleting them (lib/posts/removal.ts); after a change
   // of a post's text, conditional PutItem and DeleteItem of its search postings
   // (lib/search/indexing.ts). Reading the stream itself is the event source's grant (STREAM_READ_ACTIONS).
-  'streams/table': { table: ['Query', 'BatchWriteItem', 'PutItem', 'DeleteItem'], indexes: [] },
+  // Also after a deletion: Query and BatchWriteItem of its votes, Query of its favorites and
+  // TransactWriteItems of Delete favorite + Update holder's profile (lib/favorites/favorite.ts).
+  'streams/table': { table: ['Query', 'BatchWriteItem', 'PutItem', 'DeleteItem', 'UpdateItem'], indexes: [] },
 };
 
 /** Routes that never touch the table (the API's documentation): no permission at all. */

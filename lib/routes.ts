@@ -50,6 +50,14 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/posts/detail/{slug}', handler: 'posts/delete', access: 'read-write' },
   // The RSS feed of the newest published posts (?tag=<slug>: of one tag), for feed readers: no token.
   { method: 'GET', path: '/feed', handler: 'feed/rss', access: 'read', public: true },
+  // Votes and favorites (v1.1 sections 2 and 3).
+  { method: 'GET', path: '/posts/detail/{slug}/vote', handler: 'posts/vote/show', access: 'read' },
+  { method: 'POST', path: '/posts/detail/{slug}/vote', handler: 'posts/vote/cast', access: 'read-write' },
+  { method: 'DELETE', path: '/posts/detail/{slug}/vote', handler: 'posts/vote/remove', access: 'read-write' },
+  { method: 'GET', path: '/posts/detail/{slug}/favorite', handler: 'posts/favorite/show', access: 'read' },
+  { method: 'POST', path: '/posts/detail/{slug}/favorite', handler: 'posts/favorite/add', access: 'read-write' },
+  { method: 'DELETE', path: '/posts/detail/{slug}/favorite', handler: 'posts/favorite/remove', access: 'read-write' },
+  { method: 'GET', path: '/users/detail/{username}/favorites', handler: 'users/favorites', access: 'read', paged: true },
   // The API's own documentation: the OpenAPI document, and the Swagger UI page with its assets.
   { method: 'GET', path: '/openapi.json', handler: 'docs/openapi', access: 'none', public: true },
   { method: 'GET', path: '/docs', handler: 'docs/page', access: 'none', public: true },

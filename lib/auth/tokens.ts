@@ -4,6 +4,8 @@ import { tableName, tokenTtlDays } from '#lib/config.ts';
 import { db } from '#lib/db/client.ts';
 import { keyOf, keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '#lib/db/table.ts';
+import { tx, type TxWrite } from '#lib/db/transact.ts';
+import { AuthenticationFailed } from '#lib/http/errors.ts';
 import { epochSeconds, isoTimestamp, nowMicros } from '#lib/time.ts';
 
 // The token entity. Tokens are 40 lowercase hex characters: the user's id (8, public anyway: GET
@@ -113,4 +115,20 @@ export async function tokenKeysOf(username: string): Promise<Key[]> {
     startKey = response.LastEvaluatedKey;
   } while (startKey);
   return found;
+}
+
+/**
+ * The condition, in a write's transaction, that the caller's token is still live: a logout,
+ * password change or deactivation that commits first makes the write fail with a 401 and store
+ * nothing (decisions.md, Security).
+ */
+export function tokenStillValid(caller: Caller): TxWrite {
+  return {
+    write: tx.check(tokenKey(caller.token), {
+      expression: 'attribute_exists(PK) AND #expires > :now',
+      names: { '#expires': TTL_ATTRIBUTE },
+      values: { ':now': epochSeconds() },
+    }),
+    onConditionFailed: () => new AuthenticationFailed(),
+  };
 }

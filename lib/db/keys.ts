@@ -39,6 +39,12 @@ export const keys = {
   /** One per (post, user): keyed by the post's stable id so it survives renames. */
   visit: (postId: string, userId: number): Key => ({ PK: `VISIT#${postId}`, SK: `USER#${padCounter(userId)}` }),
   visitsOf: (postId: string): string => `VISIT#${postId}`,
+  /** A user's one vote on a post: keyed by the post's stable id, like a visit. */
+  vote: (postId: string, userId: number): Key => ({ PK: `VOTE#${postId}`, SK: `USER#${padCounter(userId)}` }),
+  votesOf: (postId: string): string => `VOTE#${postId}`,
+  /** A user's favorite of a post: keyed by the post's stable id, like a visit; listed per user through GSI1. */
+  favorite: (postId: string, userId: number): Key => ({ PK: `FAVORITE#${postId}`, SK: `USER#${padCounter(userId)}` }),
+  favoritesOf: (postId: string): string => `FAVORITE#${postId}`,
   /**
    * One word of one post in the search index (lib/search/postings.ts): partitioned by the word's
    * first character, sorted by the word, so that the posts of every word a prefix begins are one
@@ -82,6 +88,8 @@ export const listPartitions = {
   authored: (username: string) => `AUTHORED#${username}`,
   /** All of a user's posts, published and drafts (by user id: a token names it, lib/auth/tokens.ts). */
   mine: (userId: number) => `MINE#${padCounter(userId)}`,
+  /** A user's favorites, newest first (by username: the favorites page's path names it). */
+  favoritesOf: (username: string) => `FAVORITES#${username}`,
 };
 
 /**
@@ -106,6 +114,7 @@ export const listSortKeys = {
   postViews: (visitors: number, created: string, id: string) => `${padCounter(visitors)}#${created}#${id}`,
   postVotes: (likes: number, created: string, id: string) => `${padCounter(likes)}#${created}#${id}`,
   postActive: (modified: string, created: string, id: string) => `${modified}#${created}#${id}`,
+  favorite: (created: string, postId: string) => `${created}#${postId}`,
 };
 
 /** The slug of the post whose text item this key is (`keys.post`), or undefined for any other key. */

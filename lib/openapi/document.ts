@@ -188,6 +188,8 @@ const EXAMPLE_POST = {
 };
 
 /** Where the post lists read their parameters. */
+const EXAMPLE_VOTE = { vote: 'up', rating_likes: 3, rating_dislikes: 1 };
+const EXAMPLE_FAVORITE = { favorited: true, total_favorites: 2 };
 const LIST_PARAMETER_SOURCES =
   'Each parameter is read from the query string; when the query string lacks it, from a form or JSON body of the GET request ' +
   '(as clients of the reference service send them).';
@@ -215,7 +217,7 @@ const POST_LIST_PARAMETERS: JsonObject[] = [
 /** What the route table does not say about an operation. */
 interface OperationSpec {
   operationId: string;
-  tag: 'Authentication' | 'Users' | 'Tags' | 'Posts' | 'Documentation';
+  tag: 'Authentication' | 'Users' | 'Tags' | 'Posts' | 'Votes' | 'Favorites' | 'Documentation';
   summary: string;
   description: string;
   parameters?: JsonObject[];
@@ -504,6 +506,72 @@ const OPERATIONS: Record<string, OperationSpec> = {
     notFound: 'NotFound',
     readsBody: false,
   },
+  'posts/vote/show': {
+    operationId: 'getVote',
+    tag: 'Votes',
+    summary: 'Your vote on a post',
+    description: "The caller's vote (`up`, `down` or null) on a post they can see, with the post's counts.",
+    success: { '200': { description: 'The vote state.', content: json(ref('VoteState'), EXAMPLE_VOTE) } },
+    notFound: 'NotFound',
+  },
+  'posts/vote/cast': {
+    operationId: 'castVote',
+    tag: 'Votes',
+    summary: 'Vote a post up or down',
+    description:
+      'One vote per user and post: `up` counts in `rating_likes`, `down` in `rating_dislikes`; voting the other way moves the count, ' +
+      "the same way again changes nothing. Another user's draft or an unknown slug is 404; the author's own post is 403.",
+    requestBody: body('The vote.', 'VoteInput', 'VoteInput', true, { vote: 'up' }),
+    success: { '200': { description: 'The vote state after the request.', content: json(ref('VoteState'), EXAMPLE_VOTE) } },
+    fields: ['vote'],
+    badRequestExample: { vote: ['"sideways" is not a valid choice.'] },
+    notFound: 'NotFound',
+    forbidden: 'You cannot vote on your own post.',
+  },
+  'posts/vote/remove': {
+    operationId: 'removeVote',
+    tag: 'Votes',
+    summary: 'Remove your vote',
+    description: "Removes the caller's vote; 200 with `vote: null` also when there was none.",
+    success: { '200': { description: 'The vote state after the request.', content: json(ref('VoteState'), { ...EXAMPLE_VOTE, vote: null }) } },
+    notFound: 'NotFound',
+  },
+  'posts/favorite/show': {
+    operationId: 'getFavorite',
+    tag: 'Favorites',
+    summary: 'Whether a post is your favorite',
+    description: 'Whether the caller holds a post they can see as a favorite, with its `total_favorites`.',
+    success: { '200': { description: 'The favorite state.', content: json(ref('FavoriteState'), EXAMPLE_FAVORITE) } },
+    notFound: 'NotFound',
+  },
+  'posts/favorite/add': {
+    operationId: 'addFavorite',
+    tag: 'Favorites',
+    summary: 'Make a post a favorite',
+    description: "Any post the caller can see, their own included (idempotent). Another user's draft or an unknown slug is 404.",
+    success: { '200': { description: 'The favorite state after the request.', content: json(ref('FavoriteState'), EXAMPLE_FAVORITE) } },
+    notFound: 'NotFound',
+  },
+  'posts/favorite/remove': {
+    operationId: 'removeFavorite',
+    tag: 'Favorites',
+    summary: 'Remove a favorite',
+    description: 'Removes the favorite (idempotent).',
+    success: { '200': { description: 'The favorite state after the request.', content: json(ref('FavoriteState'), { favorited: false, total_favorites: 0 }) } },
+    notFound: 'NotFound',
+  },
+  'users/favorites': {
+    operationId: 'listFavorites',
+    tag: 'Favorites',
+    summary: "List a user's favorite posts",
+    description:
+      "The posts the user `{username}` holds as favorites, newest favorite first, as `GET /posts` shows posts: only posts published now, " +
+      'and the user\'s own drafts when the caller is that user. An unknown user is a 404 `Not found.`. ' +
+      'Parameters are read from the query string, and from a form or JSON body of the GET request when the query string lacks them.',
+    parameters: PAGE_PARAMETERS('posts'),
+    success: paged('posts', 'Post', EXAMPLE_POST),
+    notFound: 'NotFoundOrInvalidPage',
+  },
   'docs/openapi': {
     operationId: 'getOpenApiDocument',
     tag: 'Documentation',
@@ -654,6 +722,8 @@ export function openApiDocument(serverUrl: string = API_PREFIX): JsonObject {
       { name: 'Users', description: 'Sign-up, profiles and password changes. Accounts are also created with the administrator CLI.' },
       { name: 'Tags', description: 'Tags of posts.' },
       { name: 'Posts', description: 'Posts with Markdown bodies; drafts are seen only by their authors.' },
+      { name: 'Votes', description: 'One vote per user and post, up or down.' },
+      { name: 'Favorites', description: "Posts a user keeps as favorites, and a user's list of them." },
       { name: 'Documentation', description: 'This document and its interactive page.' },
     ],
     security: [{ tokenAuth: [] }],

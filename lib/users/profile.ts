@@ -74,6 +74,13 @@ export function profileCounterWrite(username: string, postsDelta: number, featur
   };
 }
 
+/** Adds to the favorites a user holds (lib/favorites/favorite.ts). */
+export function profileFavoritesWrite(username: string, delta: number): TxWrite {
+  return {
+    write: tx.update(keys.userProfile(username), { expression: 'ADD total_favorites :delta', values: { ':delta': delta } }, { expression: 'attribute_exists(PK)' }),
+  };
+}
+
 /** Records a login on the profile; fails its condition when the profile is gone. */
 export function profileLoginWrite(username: string, at: string, onGone: () => Error): TxWrite {
   return {

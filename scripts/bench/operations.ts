@@ -88,6 +88,20 @@ export async function measureOperations(stack: BenchStack): Promise<OperationUsa
       ).json()) as { slug: string };
       await measure(`post detail, first visit, ${kilobytes} KB post`, () => send(`/posts/detail/${sized.slug}`, { token: bob.token }));
     }
+    // A vote's and a favorite's write capacity by the post's size: a 1 KB and a ~300 KB post (two
+    // tags each). Neither rewrites the text: the vote, the stats and the entries whose votes sort
+    // key moves; the favorite, the stats and the holder's profile.
+    // The larger one is at the description's limits: 100,000 characters of 3 bytes each (300 KB).
+    for (const [kilobytes, description] of [[1, 'x'.repeat(1000)], [300, '€'.repeat(100_000)]] as const) {
+      const sized = (await (
+        await send('/posts', { method: 'POST', form: { title: `Voted ${word()}`, description, tags: `${knownTag}, Size ${word()}`, publish: 'true' } })
+      ).json()) as { slug: string };
+      await measure(`vote up, ${kilobytes} KB post`, () => send(`/posts/detail/${sized.slug}/vote`, { method: 'POST', token: bob.token, form: { vote: 'up' } }));
+      await measure(`vote switch, ${kilobytes} KB post`, () => send(`/posts/detail/${sized.slug}/vote`, { method: 'POST', token: bob.token, form: { vote: 'down' } }));
+      await measure(`favorite, ${kilobytes} KB post`, () => send(`/posts/detail/${sized.slug}/favorite`, { method: 'POST', token: bob.token }));
+      await measure(`unfavorite, ${kilobytes} KB post`, () => send(`/posts/detail/${sized.slug}/favorite`, { method: 'DELETE', token: bob.token }));
+    }
+    await measure("a user's favorites, page 1", () => send(`/users/detail/${bob.username}/favorites`));
     const own = (await (await send('/posts', { method: 'POST', form: { title: `Mine ${word()}`, description: 'body', tags: knownTag, publish: 'true' } })).json()) as { slug: string };
     let renamed = '';
     await measure('post update, rename + tag change', async () => {

@@ -85,6 +85,12 @@ export interface DemoPost {
   featured: boolean;
   /** Users (other than the author) who open the post. */
   visitors: string[];
+  /** Votes by users other than the author (sort=votes differs from sort=views). */
+  votes: Record<string, 'up' | 'down'>;
+  /** Users who keep the post as a favorite (the author may too). */
+  favoriters: string[];
+  /** Edited once after its creation, so that sort=active differs from sort=newest. */
+  edited: boolean;
 }
 
 const SENTENCES = [
@@ -135,6 +141,8 @@ function description(random: () => number, angle: string, topic: (typeof TOPICS)
 /** The hundred demo posts, in the order they are created. */
 export function demoPosts(): DemoPost[] {
   const random = randomSource(20260105);
+  // Votes, favorites and edits come from a stream of their own: the other fields stay as they were.
+  const reactions = randomSource(20261113);
   const usernames = DEMO_USERS.map((user) => user.username);
   const posts: DemoPost[] = [];
   let n = 0;
@@ -156,6 +164,9 @@ export function demoPosts(): DemoPost[] {
         publish: n % 11 !== 0,
         featured: n % 11 !== 0 && n % 9 === 0,
         visitors: usernames.filter((name) => name !== author && random() < 0.45),
+        votes: Object.fromEntries(usernames.filter((name) => name !== author && reactions() < 0.5).map((name) => [name, reactions() < 0.75 ? 'up' : 'down'])),
+        favoriters: usernames.filter(() => reactions() < 0.2),
+        edited: n % 11 !== 0 && n % 7 === 3,
       });
     }
   }

@@ -28,6 +28,8 @@ export interface SeedReport {
   tags: { total: number; created: number };
   posts: { total: number; created: number; published: number; drafts: number; featured: number };
   visits: number;
+  votes: number;
+  favorites: number;
   /** Problems that did not stop the run (e.g. a slug taken by someone else's post). */
   warnings: string[];
 }
@@ -163,6 +165,31 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
       expectStatus(await api('GET', `/posts/detail/${slug}`, { token: tokenOf(visitor) }), [200], `A visit of ${slug}`);
     });
 
+    // Votes and favorites: a vote the same way again and a favorite again change nothing.
+    progress('votes and favorites');
+    const reactions = posts.flatMap((post) => {
+      const slug = slugs.get(post);
+      if (!slug || !post.publish) return [];
+      return [
+        ...Object.entries(post.votes).map(([user, vote]) => ({ user, path: `/posts/detail/${slug}/vote`, json: { vote } as unknown })),
+        ...post.favoriters.map((user) => ({ user, path: `/posts/detail/${slug}/favorite`, json: undefined as unknown })),
+      ];
+    });
+    await inParallel(reactions, 8, async ({ user, path, json }) => {
+      expectStatus(await api('POST', path, { token: tokenOf(user), ...(json ? { json } : {}) }), [200], `POST ${path} by ${user}`);
+    });
+
+    // An edit refreshes `modified`: once per edited post, while it still equals `created`.
+    progress('edits');
+    for (const post of posts) {
+      const slug = slugs.get(post);
+      if (!slug || !post.edited) continue;
+      // Read from the table: a GET of the detail would count the author's visit.
+      const current = await getPost(slug);
+      if (!current || current.modified !== current.created) continue;
+      expectStatus(await api('PUT', `/posts/detail/${slug}`, { token: tokenOf(post.author), json: { publish: true } }), [200], `Edit of "${post.title}"`);
+    }
+
     const seeded = posts.filter((post) => slugs.has(post));
     return {
       users: { total: DEMO_USERS.length, created: usersCreated },
@@ -175,6 +202,8 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
         featured: seeded.filter((post) => post.featured).length,
       },
       visits: visits.length,
+      votes: reactions.filter((reaction) => reaction.json !== undefined).length,
+      favorites: reactions.filter((reaction) => reaction.json === undefined).length,
       warnings,
     };
   } finally {
@@ -193,6 +222,7 @@ export function describeSeed(report: SeedReport, apiUrl: string): string {
     `  tags    ${tags.total} (${tags.created} new)`,
     `  posts   ${posts.total} (${posts.created} new): ${posts.published} published, ${posts.drafts} drafts (seen only by their authors), ${posts.featured} featured`,
     `  visits  ${report.visits} by the demo users (a user's first view of a post counts once)`,
+    `  votes   ${report.votes}, favorites ${report.favorites}, by the demo users`,
     ...report.warnings.map((warning) => `  warning: ${warning}`),
     '',
     'Log in as any of these users:',

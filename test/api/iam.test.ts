@@ -112,6 +112,26 @@ describe('least privilege', () => {
     expect((await alice.api.get(`/tags/detail/${'x'.repeat(300)}`)).status).toBe(404);
     expect((await alice.api.get(`/posts/tagged/${'x'.repeat(300)}`)).status).toBe(404);
     expect((await alice.api.get(`/posts/author/${'x'.repeat(300)}`)).status).toBe(404);
+    // Votes and favorites: first vote, switch, removal; favorite, unfavorite, favorite again (the
+    // delete below then makes the stream consumer remove it and lower bob's profile count).
+    const votePath = `/posts/detail/${first.slug}/vote`;
+    const favoritePath = `/posts/detail/${first.slug}/favorite`;
+    expect((await bob.api.get(votePath)).status).toBe(200);
+    expect((await bob.api.post(votePath, { form: { vote: 'up' } })).status).toBe(200);
+    expect((await bob.api.post(votePath, { form: { vote: 'down' } })).status).toBe(200);
+    expect((await bob.api.delete(votePath)).status).toBe(200);
+    expect((await bob.api.post(votePath, { form: { vote: 'up' } })).status).toBe(200);
+    expect((await bob.api.get(favoritePath)).status).toBe(200);
+    expect((await bob.api.post(favoritePath)).status).toBe(200);
+    expect((await bob.api.delete(favoritePath)).status).toBe(200);
+    expect((await bob.api.post(favoritePath)).status).toBe(200);
+    expect((await alice.api.get(`/users/detail/${bob.username}/favorites`)).status).toBe(200);
+    for (const path of [`/posts/detail/${'x'.repeat(300)}/vote`, `/posts/detail/${'x'.repeat(300)}/favorite`]) {
+      expect((await alice.api.get(path)).status, path).toBe(404);
+      expect((await alice.api.post(path, { form: { vote: 'up' } })).status, path).toBe(404);
+      expect((await alice.api.delete(path)).status, path).toBe(404);
+    }
+    expect((await alice.api.get(`/users/detail/${'x'.repeat(300)}/favorites`)).status).toBe(404);
     expect((await alice.api.delete(`/posts/detail/${first.slug}`)).status).toBe(204);
     // The feed reads its tag and a page of entries, the newest removal (the delete above wrote one), then the posts.
     expect((await anonymous.get('/feed', { query: { tag: tag.body.slug } })).status).toBe(200);

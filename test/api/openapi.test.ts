@@ -92,7 +92,7 @@ describe('the document', () => {
     expect(withBody.map(([path, method]) => `${method} ${path}`).sort()).toEqual(
       [
         ...['post /login', 'put /users/detail/{username}', 'post /tags', 'post /posts', 'put /posts/detail/{slug}'],
-        ...['post /users', 'post /users/detail/{username}/password'],
+        ...['post /users', 'post /users/detail/{username}/password', 'post /posts/detail/{slug}/vote'],
       ].sort(),
     );
     for (const [path, method, op] of withBody) {

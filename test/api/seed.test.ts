@@ -129,6 +129,24 @@ describe('npm run seed', () => {
     }
   });
 
+  it('gives votes and favorites, so that the five sorts each list something different', async () => {
+    const ada = await login(DEMO_USERS[0]!.username, DEMO_USERS[0]!.password);
+    const list = (await ada.get('/posts', { query: { page_size: '100' } })).body as { title: string; rating_likes: number; rating_dislikes: number; total_favorites: number }[];
+    const ups = published.reduce((sum, post) => sum + Object.values(post.votes).filter((vote) => vote === 'up').length, 0);
+    const downs = published.reduce((sum, post) => sum + Object.values(post.votes).filter((vote) => vote === 'down').length, 0);
+    expect(list.reduce((sum, post) => sum + post.rating_likes, 0)).toBe(ups);
+    expect(list.reduce((sum, post) => sum + post.rating_dislikes, 0)).toBe(downs);
+    expect(list.reduce((sum, post) => sum + post.total_favorites, 0)).toBe(published.reduce((sum, post) => sum + post.favoriters.length, 0));
+    const firsts = new Set<string>();
+    for (const sort of ['newest', 'featured', 'views', 'votes', 'active']) {
+      const page = await ada.get('/posts', { query: { sort, page_size: '5' } });
+      firsts.add(page.body.map((post: { title: string }) => post.title).join('|'));
+    }
+    expect(firsts.size).toBe(5);
+    const favorites = await ada.get('/users/detail/ada/favorites');
+    expect(favorites.body.length).toBe(published.filter((post) => post.favoriters.includes('ada')).length);
+  });
+
   it('makes drafts that only their authors see', async () => {
     const draft = posts.find((post) => !post.publish)!;
     const author = DEMO_USERS.find((user) => user.username === draft.author)!;

@@ -441,7 +441,8 @@ describe('least privilege', () => {
   it('treats exactly the listed operations as read-only', () => {
     const readOnly = ROUTES.filter((route) => route.access === 'read').map((route) => `${route.method} ${route.path}`);
     expect(readOnly.sort()).toEqual(
-      ['GET /auth', 'GET /users', 'GET /users/detail/{username}', 'GET /tags', 'GET /tags/detail/{slug}', 'GET /posts', 'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me', 'GET /feed'].sort(),
+      ['GET /auth', 'GET /users', 'GET /users/detail/{username}', 'GET /tags', 'GET /tags/detail/{slug}', 'GET /posts', 'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me',
+        'GET /posts/detail/{slug}/vote', 'GET /posts/detail/{slug}/favorite', 'GET /users/detail/{username}/favorites', 'GET /feed'].sort(),
     );
   });
 
@@ -543,7 +544,7 @@ describe('stream consumer', () => {
     ]);
   });
 
-  it('may do exactly what its code and its event source need: Query, BatchWriteItem, PutItem and DeleteItem on the table, read the stream, send to its queue, write its logs', () => {
+  it('may do exactly what its code and its event source need: Query, BatchWriteItem, PutItem, DeleteItem and UpdateItem on the table, read the stream, send to its queue, write its logs', () => {
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, policy]) => policy.Properties.Roles.some((r: { Ref?: string }) => r.Ref === roleLogicalId(CONSUMER)))
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown }[]);
@@ -558,7 +559,7 @@ describe('stream consumer', () => {
       [JSON.stringify({ 'Fn::GetAtt': [queueLogicalId(), 'Arn'] })]: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
       [JSON.stringify({ 'Fn::GetAtt': [logGroup, 'Arn'] })]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
     });
-    expect(TABLE_ACCESS[CONSUMER]).toEqual({ table: ['Query', 'BatchWriteItem', 'PutItem', 'DeleteItem'], indexes: [] });
+    expect(TABLE_ACCESS[CONSUMER]).toEqual({ table: ['Query', 'BatchWriteItem', 'PutItem', 'DeleteItem', 'UpdateItem'], indexes: [] });
   });
 });
 

@@ -254,3 +254,46 @@ describe('writes', () => {
     expect(await counted(() => alice.api.delete(`/posts/detail/${seen.slug}`))).toEqual(expected);
   });
 });
+
+describe('votes and favorites', () => {
+  it('vote: GET is the token and post read, then the vote; a first vote one transaction after the read; the same again or the other way reads the vote after the transaction found it', async () => {
+    const post = await newPost();
+    const path = `/posts/detail/${post.slug}/vote`;
+    const twoRounds = { BatchGetItem: 1, GetItem: 1 };
+    expect(await counted(() => bob.api.get(path))).toEqual({ status: 200, total: 2, byCommand: twoRounds });
+    expect(await counted(() => bob.api.post(path, { form: { vote: 'up' } }))).toEqual({ status: 200, total: 2, byCommand: { BatchGetItem: 1, TransactWriteItems: 1 } });
+    expect(await counted(() => bob.api.post(path, { form: { vote: 'up' } }))).toEqual({ status: 200, total: 3, byCommand: { BatchGetItem: 1, TransactWriteItems: 1, GetItem: 1 } });
+    expect(await counted(() => bob.api.post(path, { form: { vote: 'down' } }))).toEqual({ status: 200, total: 4, byCommand: { BatchGetItem: 1, TransactWriteItems: 2, GetItem: 1 } });
+    expect(await counted(() => bob.api.delete(path))).toEqual({ status: 200, total: 3, byCommand: { BatchGetItem: 1, GetItem: 1, TransactWriteItems: 1 } });
+    expect(await counted(() => bob.api.delete(path))).toEqual({ status: 200, total: 2, byCommand: twoRounds });
+    expect(await counted(() => alice.api.post(path, { form: { vote: 'up' } }))).toEqual({ status: 403, total: 1, byCommand: { BatchGetItem: 1 } });
+    expect(await counted(() => bob.api.post('/posts/detail/no-such-post/vote', { form: { vote: 'up' } }))).toEqual({ status: 404, total: 1, byCommand: { BatchGetItem: 1 } });
+  });
+
+  it('favorite: GET is the token and post read, then the favorite; POST and DELETE, new or repeated, one transaction after the read', async () => {
+    const post = await newPost();
+    const path = `/posts/detail/${post.slug}/favorite`;
+    const write = { status: 200, total: 2, byCommand: { BatchGetItem: 1, TransactWriteItems: 1 } };
+    expect(await counted(() => bob.api.get(path))).toEqual({ status: 200, total: 2, byCommand: { BatchGetItem: 1, GetItem: 1 } });
+    for (let i = 0; i < 2; i++) expect(await counted(() => bob.api.post(path))).toEqual(write);
+    for (let i = 0; i < 2; i++) expect(await counted(() => bob.api.delete(path))).toEqual(write);
+  });
+
+  it("a user's favorites, page 1 and after a Link: the token and profile read || the favorites Query, then one BatchGetItem of the posts", async () => {
+    for (let i = 0; i < 3; i++) await bob.api.post(`/posts/detail/${(await newPost()).slug}/favorite`);
+    const path = `/users/detail/${bob.username}/favorites`;
+    let next: string | undefined;
+    const first = await calls.usage(async () => {
+      const response = await alice.api.get(path, { query: { page_size: '2' } });
+      expect(response.status).toBe(200);
+      expect(response.body).toHaveLength(2);
+      next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get('link') ?? '')?.[1];
+    });
+    expect(first.calls).toEqual({ BatchGetItem: 2, Query: 1 });
+    expect(first.rounds).toBe(2);
+    const second = await calls.usage(async () => expect((await alice.api.get(next!)).status).toBe(200));
+    expect(second.calls).toEqual({ BatchGetItem: 2, Query: 1 });
+    expect(second.rounds).toBe(2);
+    expect(await counted(() => alice.api.get('/users/detail/no-such-user/favorites'))).toMatchObject({ status: 404 });
+  });
+});

@@ -6,7 +6,7 @@ import { db } from '#lib/db/client.ts';
 import { postEntries } from '#lib/posts/entries.ts';
 import { postFromItems } from '#lib/posts/post.ts';
 import { hashToken } from '#lib/auth/tokens.ts';
-import { keys } from '#lib/db/keys.ts';
+import { keys, listPartitions, listSortKeys } from '#lib/db/keys.ts';
 import { indexedPost, indexedWords, postingFromItem } from '#lib/search/postings.ts';
 
 // Helpers for the reliability and security suites: read the whole table without going through
@@ -69,7 +69,7 @@ export interface InvariantOptions {
 }
 
 // FEED#: the feeds' removal items (lib/feed/removals.ts), written by deletes and unpublishes.
-const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#', 'USERNAME#', 'LIMIT#', 'SETTING#'];
+const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#', 'USERNAME#', 'LIMIT#', 'SETTING#', 'VOTE#', 'FAVORITE#'];
 
 /**
  * Recomputes every counter from the base items and checks every link, claim and index key of the
@@ -185,6 +185,52 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
     if (new Set(list.map((v) => Number(v.user_id))).size !== list.length) problems.push(`post ${post.slug}: a user visited twice`);
   }
 
+  // Votes: one per (post, user), up or down, of an existing user and (until the stream consumer
+  // removes them) post, never by its author; the post counts them.
+  const votesByPost = new Map<string, Item[]>();
+  for (const vote of starts('VOTE#')) {
+    const postId = String(vote.PK).slice('VOTE#'.length);
+    const post = postIds.get(postId);
+    if (!post) problems.push(`${ORPHAN_VOTE} ${vote.PK} | ${vote.SK} (post gone)`);
+    else if (Number(post.author_id) === Number(vote.user_id)) problems.push(`post ${post.slug}: its author voted on it`);
+    if (!userIds.has(Number(vote.user_id))) problems.push(`vote by unknown user ${vote.user_id}`);
+    if (vote.vote !== 'up' && vote.vote !== 'down') problems.push(`vote ${vote.PK} | ${vote.SK} is neither up nor down`);
+    if (keys.vote(postId, Number(vote.user_id)).SK !== vote.SK) problems.push(`vote ${vote.PK} | ${vote.SK} not keyed by its user`);
+    votesByPost.set(postId, [...(votesByPost.get(postId) ?? []), vote]);
+  }
+  for (const post of posts) {
+    const list = votesByPost.get(String(post.id)) ?? [];
+    const up = list.filter((vote) => vote.vote === 'up').length;
+    if (Number(post.rating_likes) !== up) problems.push(`post ${post.slug}: rating_likes ${post.rating_likes}, up votes ${up}`);
+    if (Number(post.rating_dislikes) !== list.length - up) problems.push(`post ${post.slug}: rating_dislikes ${post.rating_dislikes}, down votes ${list.length - up}`);
+  }
+
+  // Favorites: one per (post, user), of an existing user and (until the stream consumer removes
+  // them) post, listed under the holder; the post counts them, and so does the holder's profile
+  // (orphans included: the consumer removes each with its holder's decrement).
+  const favoritesByPost = new Map<string, Item[]>();
+  const favoritesByHolder = new Map<string, number>();
+  for (const favorite of starts('FAVORITE#')) {
+    const postId = String(favorite.PK).slice('FAVORITE#'.length);
+    if (!postIds.has(postId)) problems.push(`${ORPHAN_FAVORITE} ${favorite.PK} | ${favorite.SK} (post gone)`);
+    const holder = profileByName.get(String(favorite.username));
+    if (!holder || Number(holder.id) !== Number(favorite.user_id)) problems.push(`favorite ${favorite.PK} | ${favorite.SK} of unknown user ${favorite.username}`);
+    if (keys.favorite(postId, Number(favorite.user_id)).SK !== favorite.SK || favorite.post_id !== postId) problems.push(`favorite ${favorite.PK} | ${favorite.SK} not keyed by its post and user`);
+    if (favorite.GSI1PK !== listPartitions.favoritesOf(String(favorite.username)) || favorite.GSI1SK !== listSortKeys.favorite(String(favorite.created), postId)) {
+      problems.push(`favorite ${favorite.PK} | ${favorite.SK}: list keys do not match`);
+    }
+    favoritesByPost.set(postId, [...(favoritesByPost.get(postId) ?? []), favorite]);
+    favoritesByHolder.set(String(favorite.username), (favoritesByHolder.get(String(favorite.username)) ?? 0) + 1);
+  }
+  for (const post of posts) {
+    const held = (favoritesByPost.get(String(post.id)) ?? []).length;
+    if (Number(post.total_favorites) !== held) problems.push(`post ${post.slug}: total_favorites ${post.total_favorites}, favorites ${held}`);
+  }
+  for (const profile of profiles) {
+    const held = favoritesByHolder.get(String(profile.username)) ?? 0;
+    if (Number(profile.total_favorites ?? 0) !== held) problems.push(`user ${profile.username}: total_favorites ${profile.total_favorites}, favorites held ${held}`);
+  }
+
   // Search index: exactly one posting per (indexed word, post), with the post's list fields.
   const postings = new Map(starts('WORD#').map((item) => [`${item.PK} | ${item.SK}`, item]));
   for (const text of texts) {
@@ -223,18 +269,20 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
 }
 
 const ORPHAN_VISIT = 'orphan visit';
+const ORPHAN_VOTE = 'orphan vote';
+const ORPHAN_FAVORITE = 'orphan favorite';
 const SEARCH_INDEX = 'search index:';
 
 /**
- * The table once the stream consumer has caught up (it runs after the transactions): the visits of
- * deleted posts removed and the search index in step with the posts. Scans until neither is
+ * The table once the stream consumer has caught up (it runs after the transactions): the visits,
+ * votes and favorites of deleted posts removed and the search index in step with the posts. Scans until neither is
  * pending, for up to `timeoutMs`; the last scan then shows whatever is still wrong.
  */
 export async function settledTable(table: string, timeoutMs = 15_000): Promise<Item[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const items = await scanTable(table);
-    const pending = invariantProblems(items).some((problem) => problem.startsWith(ORPHAN_VISIT) || problem.startsWith(SEARCH_INDEX));
+    const pending = invariantProblems(items).some((problem) => [ORPHAN_VISIT, ORPHAN_VOTE, ORPHAN_FAVORITE, SEARCH_INDEX].some((kind) => problem.startsWith(kind)));
     if (!pending || Date.now() > deadline) return items;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

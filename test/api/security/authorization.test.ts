@@ -93,6 +93,9 @@ describe('object-level authorization: every write endpoint × every kind of call
       const draft = await newPost(false, 'draft');
       const doomed = await newPost(true, 'doomed');
       const visited = await newPost(true, 'visited');
+      const othersPost = await other.api.post('/posts', { form: { title: `Others ${w}`, description: 'theirs', publish: 'true' } });
+      expect(othersPost.status).toBe(201);
+      const favoriteDraft = await newPost(false, 'favorite');
       return [
         {
           name: 'PUT /users/detail/{username}',
@@ -144,6 +147,28 @@ describe('object-level authorization: every write endpoint × every kind of call
           send: (actor) => clientOf(actor).post('/tags', { form: { title: `Tag by ${actor} ${w}` } }),
           refused: (actor) => refusal(actor, { status: 201, body: undefined }),
           success: 201,
+        },
+        {
+          name: 'POST /posts/detail/{slug}/vote (on the other user\'s post)',
+          send: (actor) => clientOf(actor).post(`/posts/detail/${othersPost.body.slug}/vote`, { form: { vote: 'up' } }),
+          // Its author cannot vote on it.
+          refused: (actor) => refusal(actor, { status: 403, body: { detail: 'You cannot vote on your own post.' } }),
+          success: 200,
+          verify: async (response) => expect(response.body).toEqual({ vote: 'up', rating_likes: 1, rating_dislikes: 0 }),
+        },
+        {
+          name: 'POST /posts/detail/{slug}/favorite (the owner\'s draft)',
+          send: (actor) => clientOf(actor).post(`/posts/detail/${favoriteDraft}/favorite`),
+          refused: (actor) => refusal(actor, { status: 404, body: NOT_FOUND }),
+          success: 200,
+          verify: async (response) => expect(response.body).toEqual({ favorited: true, total_favorites: 1 }),
+        },
+        {
+          name: 'DELETE /posts/detail/{slug}/favorite (the owner\'s draft)',
+          send: (actor) => clientOf(actor).delete(`/posts/detail/${favoriteDraft}/favorite`),
+          refused: (actor) => refusal(actor, { status: 404, body: NOT_FOUND }),
+          success: 200,
+          verify: async (response) => expect(response.body).toEqual({ favorited: false, total_favorites: 0 }),
         },
         {
           name: 'GET /logout',

@@ -199,6 +199,9 @@ describe('function-level authorization', () => {
       'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me',
       // v1.1: a user's own sign-up and password change (an administrator's set-password stays in the CLI).
       'POST /users', 'POST /users/detail/{username}/password',
+      'GET /posts/detail/{slug}/vote', 'POST /posts/detail/{slug}/vote', 'DELETE /posts/detail/{slug}/vote',
+      'GET /posts/detail/{slug}/favorite', 'POST /posts/detail/{slug}/favorite', 'DELETE /posts/detail/{slug}/favorite',
+      'GET /users/detail/{username}/favorites',
     ];
     const routes = ROUTES.map((route) => ({ key: `${route.method} ${route.path}`, access: route.access }));
     for (const operation of operations) expect(routes.map((r) => r.key)).toContain(operation);

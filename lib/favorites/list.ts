@@ -1,0 +1,131 @@
+import type { Caller } from '#lib/auth/tokens.ts';
+import { batchGet, type BatchResult, type Item } from '#lib/db/batch.ts';
+import { keys, listPartitions, postLists } from '#lib/db/keys.ts';
+import { cursorAfterItem, cursorStart, queryItems, type ListQuery, type PageRequest } from '#lib/db/query.ts';
+import { InvalidPage } from '#lib/http/errors.ts';
+import { PAGE_SIZES, parsePageRequest, type ListedPage } from '#lib/http/paging.ts';
+import { listParams } from '#lib/posts/list.ts';
+import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
+import { profileDetail } from '#lib/users/detail.ts';
+import type { Input } from '#lib/validation.ts';
+
+// GET /users/detail/{username}/favorites: the user's favorite items, newest first, from GSI1
+// (lib/favorites/favorite.ts), each read as its post. The first page of favorites is queried in
+// parallel with the token and the profile; the posts follow in one BatchGetItem, by the slug
+// each favorite remembers. A post renamed since is found through its `mine` list entry (one more
+// round trip, only then). Posts the caller may not see now (unpublished, deleted and awaiting
+// the stream's cleanup) are skipped, and the page is filled from the following favorites.
+
+const PARAMS = ['page', 'page_size', 'cursor'] as const;
+
+interface Request {
+  params: Record<string, string | undefined>;
+  request: PageRequest;
+  list: ListQuery;
+  start?: Record<string, unknown>;
+}
+
+/** A favorites list with its first read under way. */
+export interface OpenedFavorites {
+  read(caller: Caller, profileRead: BatchResult): Promise<ListedPage<PostRecord>>;
+}
+
+/** Where the favorites of `username` are listed. */
+const favoritesList = (username: string): ListQuery => ({ index: 'lists', partition: listPartitions.favoritesOf(username) });
+
+/** Starts reading the user's favorites with the page parameters of GET /posts; a bad page is answered after the profile check. */
+export function openFavorites(username: string, query: Record<string, string | undefined>, body: Input): OpenedFavorites {
+  let parsed: Request;
+  try {
+    const params = listParams(query, body, PARAMS);
+    const request = parsePageRequest(params, PAGE_SIZES.posts);
+    const list = favoritesList(username);
+    parsed = { params, request, list, ...(request.cursor ? { start: cursorStart(list, request.cursor) } : {}) };
+  } catch (error) {
+    return {
+      read: async (_caller, profileRead) => {
+        profileDetail(profileRead, username);
+        throw error;
+      },
+    };
+  }
+  // A page read by number skips what comes before it; the first wave is then only a start.
+  const first = queryItems(parsed.list, parsed.request.pageSize + 1, parsed.start);
+  first.catch(() => undefined);
+  return {
+    read: async (caller, profileRead) => {
+      profileDetail(profileRead, username);
+      return listedPage(parsed, await collect(parsed, await first, visibleTo(caller, username)));
+    },
+  };
+}
+
+/** The posts a favorites list shows: published now, and the user's own drafts to that user. */
+const visibleTo = (caller: Caller, username: string) => (post: PostRecord) => post.publish || (caller.username === username && post.author === username);
+
+interface Found {
+  favorite: Item;
+  post: PostRecord;
+}
+
+/** The posts of these favorites, in order; undefined where a post is gone. */
+async function postsOf(favorites: Item[]): Promise<(PostRecord | undefined)[]> {
+  if (favorites.length === 0) return [];
+  const byHint = await batchGet(favorites.flatMap((favorite) => postKeys(String(favorite.slug))), undefined, { consistent: false });
+  const posts = favorites.map((favorite) => matching(byHint, String(favorite.slug), favorite));
+  const renamed = favorites.filter((_, at) => posts[at] === undefined);
+  if (renamed.length === 0) return posts;
+  const entries = await batchGet(renamed.map((favorite) => keys.postEntry(String(favorite.post_id), postLists.mine)));
+  const slugs = new Map(renamed.flatMap((favorite) => {
+    const entry = entries.get(keys.postEntry(String(favorite.post_id), postLists.mine));
+    return entry ? [[String(favorite.post_id), String(entry.slug)] as const] : [];
+  }));
+  if (slugs.size === 0) return posts;
+  const moved = await batchGet([...slugs.values()].flatMap((slug) => postKeys(slug)), undefined, { consistent: false });
+  return favorites.map((favorite, at) => {
+    const slug = slugs.get(String(favorite.post_id));
+    return posts[at] ?? (slug === undefined ? undefined : matching(moved, slug, favorite));
+  });
+}
+
+function matching(read: BatchResult, slug: string, favorite: Item): PostRecord | undefined {
+  const post = postFromRead(read, slug);
+  return post && post.id === favorite.post_id ? post : undefined;
+}
+
+/**
+ * The visible posts of the favorites from the request's start: those a page by number skips
+ * left out, then up to one more than a page (to know whether another follows).
+ */
+async function collect({ request, list }: Request, first: { items: Item[]; next?: Record<string, unknown> }, visible: (post: PostRecord) => boolean): Promise<Found[]> {
+  let skip = request.cursor ? 0 : (request.page - 1) * request.pageSize;
+  const found: Found[] = [];
+  let wave: { items: Item[]; next?: Record<string, unknown> } | undefined = first;
+  while (wave) {
+    const posts = await postsOf(wave.items);
+    for (const [at, favorite] of wave.items.entries()) {
+      const post = posts[at];
+      if (!post || !visible(post)) continue;
+      if (skip > 0) skip -= 1;
+      else found.push({ favorite, post });
+      if (found.length > request.pageSize) return found;
+    }
+    wave = wave.next ? await queryItems(list, skip + request.pageSize + 1 - found.length, wave.next) : undefined;
+  }
+  return found;
+}
+
+function listedPage({ params, request, list }: Request, found: Found[]): ListedPage<PostRecord> {
+  const items = found.slice(0, request.pageSize);
+  if (items.length === 0 && (request.page > 1 || request.cursor)) throw new InvalidPage();
+  const cursorAfter = (index: number): string => {
+    const item = items[index];
+    if (!item) throw new RangeError(`no item ${index} in a page of ${items.length}`);
+    return cursorAfterItem(list, item.favorite);
+  };
+  return {
+    params,
+    request,
+    page: { items: items.map((item) => item.post), ...(found.length > request.pageSize ? { next: cursorAfter(items.length - 1) } : {}), cursorAfter },
+  };
+}
