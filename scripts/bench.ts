@@ -6,7 +6,7 @@ import { measureBundles } from './bench/bundles.ts';
 import { measureLoad } from './bench/load.ts';
 import { measureOperations } from './bench/operations.ts';
 import { measurePaging } from './bench/paging.ts';
-import { machine, renderPaging, renderReport, renderSearch, writeReport } from './bench/report.ts';
+import { machine, renderOperations, renderPaging, renderReport, renderSearch, writeReport } from './bench/report.ts';
 import { measureSearch } from './bench/search.ts';
 import { measureStreamLag } from './bench/stream-lag.ts';
 import { startBenchStack } from './bench/stack.ts';
@@ -17,13 +17,14 @@ import { startBenchStack } from './bench/stack.ts';
 const USAGE = `Usage: npm run bench [-- --only <part>]
 
   (no option)     every part; prints the report and writes it into docs/performance.md
+  --only operations  part 1 alone (calls, round trips and capacity per operation)
   --only paging   part 4 alone (paging through 10,000 posts)
   --only search   part 5 alone (search at 1,000, 10,000 and 100,000 posts)
 
 A part run alone prints its section and leaves docs/performance.md as it is.
 Settings (environment): BENCH_CONNECTIONS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_REPEATS, BENCH_IMPORT_RUNS, BENCH_STREAM_RUNS.`;
 
-const PARTS = ['paging', 'search'] as const;
+const PARTS = ['operations', 'paging', 'search'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The part named by `--only`, or undefined for all of them; exits with the usage on anything else. */
@@ -45,7 +46,10 @@ async function runPart(part: Part): Promise<void> {
   const stack = await startBenchStack();
   let section: string[];
   try {
-    if (part === 'paging') {
+    if (part === 'operations') {
+      step('calls and capacity per operation');
+      section = renderOperations(await measureOperations(stack));
+    } else if (part === 'paging') {
       step('paging at 10,000 posts');
       section = renderPaging(await measurePaging(stack, repeats), repeats);
     } else {

@@ -155,3 +155,28 @@ export async function queryPage(list: ListQuery, request: PageRequest): Promise<
     cursorAfter,
   };
 }
+
+/**
+ * Every item of one table partition, a page (up to DynamoDB's 1 MB) at a time, with only the
+ * `attributes` named: what the stream consumer walks to remove a deleted post's visits, votes
+ * and favorites. Strongly consistent when `consistent` (a removal that must see every item written).
+ */
+export async function* partitionPages(partition: string, attributes: readonly string[], consistent = false): AsyncGenerator<Item[]> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const response = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: '#pk = :pk',
+        ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+        ExpressionAttributeNames: { '#pk': PARTITION_KEY, ...Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])) },
+        ExpressionAttributeValues: { ':pk': partition },
+        ...(consistent ? { ConsistentRead: true } : {}),
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    yield response.Items ?? [];
+    startKey = response.LastEvaluatedKey;
+  } while (startKey);
+}
+

@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '#lib/auth/tokens.ts';
 import { tableName } from '#lib/config.ts';
 import type { Item } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
 import { keys, listPartitions, listSortKeys } from '#lib/db/keys.ts';
+import { partitionPages } from '#lib/db/query.ts';
 import { INDEXES } from '#lib/db/table.ts';
 import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
@@ -82,20 +83,7 @@ async function removeChunk(favorites: Item[]): Promise<void> {
  * decrements no one twice.
  */
 export async function removeFavorites(postId: string): Promise<void> {
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const response = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.favoritesOf(postId) },
-        ProjectionExpression: 'post_id, user_id, username',
-        ConsistentRead: true,
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    const items = response.Items ?? [];
+  for await (const items of partitionPages(keys.favoritesOf(postId), ['post_id', 'user_id', 'username'], true)) {
     for (let start = 0; start < items.length; start += REMOVAL_CHUNK) await removeChunk(items.slice(start, start + REMOVAL_CHUNK));
-    startKey = response.LastEvaluatedKey;
-  } while (startKey);
+  }
 }

@@ -1,8 +1,7 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#lib/config.ts';
 import { batchDelete } from '#lib/db/batch.ts';
-import { db } from '#lib/db/client.ts';
 import { keyOf, keys } from '#lib/db/keys.ts';
+import { partitionPages } from '#lib/db/query.ts';
+import { PARTITION_KEY, SORT_KEY } from '#lib/db/table.ts';
 import { tx, type TxWrite } from '#lib/db/transact.ts';
 import { isoTimestamp } from '#lib/time.ts';
 
@@ -23,18 +22,5 @@ export function firstVisitWrite(postId: string, userId: number, onVisited: () =>
  * again finds nothing to remove. A failure is thrown, so that the stream record is retried.
  */
 export async function removeVisits(postId: string): Promise<void> {
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const response = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) },
-        ProjectionExpression: 'PK, SK',
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    await batchDelete((response.Items ?? []).map(keyOf));
-    startKey = response.LastEvaluatedKey;
-  } while (startKey);
+  for await (const items of partitionPages(keys.visitsOf(postId), [PARTITION_KEY, SORT_KEY])) await batchDelete(items.map(keyOf));
 }

@@ -1,8 +1,10 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '#lib/config.ts';
 import { batchDelete } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
 import { keyOf, keys } from '#lib/db/keys.ts';
+import { partitionPages } from '#lib/db/query.ts';
+import { PARTITION_KEY, SORT_KEY } from '#lib/db/table.ts';
 import { tx, type TxWrite } from '#lib/db/transact.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import { isoTimestamp } from '#lib/time.ts';
@@ -53,18 +55,5 @@ export function voteState(vote: VoteValue | null, post: Pick<PostRecord, 'rating
  * running this again finds nothing to remove.
  */
 export async function removeVotes(postId: string): Promise<void> {
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const response = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': keys.votesOf(postId) },
-        ProjectionExpression: 'PK, SK',
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    await batchDelete((response.Items ?? []).map(keyOf));
-    startKey = response.LastEvaluatedKey;
-  } while (startKey);
+  for await (const items of partitionPages(keys.votesOf(postId), [PARTITION_KEY, SORT_KEY])) await batchDelete(items.map(keyOf));
 }

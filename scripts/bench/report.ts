@@ -42,14 +42,7 @@ export function renderReport(r: BenchResults): string {
   const push = (...more: string[]) => lines.push(...more);
   push(`Run of ${r.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC (${Math.round(r.seconds)} s) on ${machine()}.`, '');
 
-  push('### 1. DynamoDB calls and consumed capacity per operation', '');
-  push('Round trips: the calls grouped by overlap in time (calls sent in parallel count once).', '');
-  push('| operation | status | calls | round trips | which | RCU | WCU |', '|---|---|---|---|---|---|---|');
-  for (const op of r.operations) push(`| ${op.operation} | ${op.status} | ${op.totalCalls} | ${op.rounds} | ${calls(op)} | ${fixed(op.rcu, 1)} | ${fixed(op.wcu, 1)} |`);
-  const visitWcu = (kb: number) => r.operations.find((op) => op.operation === `post detail, first visit, ${kb} KB post`)?.wcu;
-  const [smallPost, largePost] = [visitWcu(1), visitWcu(90)];
-  if (smallPost && largePost) push('', `A first visit writes ${fixed(smallPost, 1)} WCU on a 1 KB post and ${fixed(largePost, 1)} WCU on a 90 KB one (${fixed(largePost / smallPost, 2)}×): a count never rewrites the text.`);
-  push('');
+  push(...renderOperations(r.operations));
 
   const lag = r.streamLag;
   push(
@@ -127,6 +120,22 @@ export function renderReport(r: BenchResults): string {
 }
 
 /** Section 4: paging. */
+/** Section 1: the calls, round trips and capacity of each operation. */
+export function renderOperations(operations: BenchResults['operations']): string[] {
+  const lines = ['### 1. DynamoDB calls and consumed capacity per operation', '', 'Round trips: the calls grouped by overlap in time (calls sent in parallel count once).', ''];
+  lines.push('| operation | status | calls | round trips | which | RCU | WCU |', '|---|---|---|---|---|---|---|');
+  for (const op of operations) lines.push(`| ${op.operation} | ${op.status} | ${op.totalCalls} | ${op.rounds} | ${calls(op)} | ${fixed(op.rcu, 1)} | ${fixed(op.wcu, 1)} |`);
+  const wcu = (operation: string) => operations.find((op) => op.operation === operation)?.wcu;
+  const bySize = (what: string, small: number, large: number, sentence: string) => {
+    const [a, b] = [wcu(`${what}, ${small} KB post`), wcu(`${what}, ${large} KB post`)];
+    if (a && b) lines.push('', `${sentence}: ${fixed(a, 1)} WCU on a ${small} KB post, ${fixed(b, 1)} WCU on a ${large} KB one (${fixed(b / a, 2)}×).`);
+  };
+  bySize('post detail, first visit', 1, 90, 'A first visit (a count never rewrites the text)');
+  for (const what of ['vote up', 'vote switch', 'favorite', 'unfavorite']) bySize(what, 1, 300, `${what[0]!.toUpperCase()}${what.slice(1)}`);
+  lines.push('');
+  return lines;
+}
+
 export function renderPaging(paging: RequestFigures[], repeats: number): string[] {
   const lines = [`### 4. Paging through 10,000 published posts (page_size 100; latency over ${repeats} runs)`, ''];
   lines.push('| request | items | calls | which | RCU | latency ms min / median / max |', '|---|---|---|---|---|---|');
