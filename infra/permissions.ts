@@ -59,8 +59,8 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'auth/login': { table: ['BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem'], indexes: [] },
   // a conditional DeleteItem of the token; no read
   'auth/logout': { table: ['DeleteItem'], indexes: [] },
-  // token and profile in one BatchGetItem; UpdateItem of the profile
-  'users/update': { table: ['GetItem', 'BatchGetItem', 'UpdateItem'], indexes: [] },
+  // token and profile in one BatchGetItem; TransactWriteItems: ConditionCheck token, Update profile
+  'users/update': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
   // sign-up: UpdateItem of the address's attempt counter || BatchGetItem of the sign-up setting and
   // the username's claim and profile; UpdateItem of the user id counter; TransactWriteItems: Put
   // profile, credentials, username claim and token
@@ -70,23 +70,23 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // ConditionCheck the caller's token, Delete the other tokens; BatchWriteItem deletes the tokens
   // beyond one transaction and any the index showed late
   'users/password': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem', 'BatchWriteItem'], indexes: ['Query'] },
-  // the token; TransactWriteItems: Put tag, Put title claim
-  'tags/create': { table: ['GetItem', 'PutItem'], indexes: [] },
+  // the token; TransactWriteItems: ConditionCheck token, Put tag, Put title claim
+  'tags/create': { table: ['GetItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
   // token, slug candidates and tags in one BatchGetItem (more candidates: another BatchGetItem);
-  // TransactWriteItems: Put post and new tags, Update author and tag counters
-  'posts/create': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem'], indexes: [] },
-  // token, post text and stats in one BatchGetItem; TransactWriteItems: Put visit (only if new),
+  // TransactWriteItems: ConditionCheck token, Put post and new tags, Update author and tag counters
+  'posts/create': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
+  // token, post text and stats in one BatchGetItem; TransactWriteItems: ConditionCheck token, Put visit (only if new),
   // Put stats and list entries (total_visitors and the views sort key)
-  'posts/detail': { table: ['GetItem', 'BatchGetItem', 'PutItem'], indexes: [] },
-  // token, post, new slug candidates and tags in one BatchGetItem; TransactWriteItems: Put post
+  'posts/detail': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
+  // token, post, new slug candidates and tags in one BatchGetItem; TransactWriteItems: ConditionCheck token, Put post
   // items and entries, Delete the old slug's items on a rename and entries of lists left, Put new
   // tags and the feeds' removal item of a post unpublished or untagged (lib/feed/removals.ts),
   // Update counters
-  'posts/update': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'DeleteItem', 'UpdateItem'], indexes: [] },
-  // token and post in one BatchGetItem; TransactWriteItems: Delete post items and entries, Update
+  'posts/update': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
+  // token and post in one BatchGetItem; TransactWriteItems: ConditionCheck token, Delete post items and entries, Update
   // counters (its visits are removed by the stream consumer), Put the feeds' removal item of a
   // published post (lib/feed/removals.ts)
-  'posts/delete': { table: ['GetItem', 'BatchGetItem', 'DeleteItem', 'UpdateItem', 'PutItem'], indexes: [] },
+  'posts/delete': { table: ['GetItem', 'BatchGetItem', 'DeleteItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
   // token and post in one BatchGetItem (the token alone for a path that cannot name a post); GetItem
   // of the caller's vote or favorite
   'posts/vote/show': { table: ['GetItem', 'BatchGetItem'], indexes: [] },

@@ -7,5 +7,5 @@ import { tagToApi } from '#lib/tags/tag.ts';
 /** POST /tags: a new tag; 409 when its title or slug exists. */
 export const handler = endpoint({
   auth: 'token',
-  handler: async ({ body }) => created(tagToApi(await createTag(parseTagInput(body)))),
+  handler: async ({ caller, body }) => created(tagToApi(await createTag(caller, parseTagInput(body)))),
 });

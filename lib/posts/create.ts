@@ -1,4 +1,4 @@
-import type { Caller } from '#lib/auth/tokens.ts';
+import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { withRetries } from '#lib/retry.ts';
@@ -34,7 +34,7 @@ export function createPost(caller: Caller, input: PostInput, read: BatchResult):
     const slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current });
     const tags = await resolveTags(input.tags ?? [], current);
     const post = newPost(caller, input, { slug, slugBase: base }, tags.tags, isoTimestamp());
-    await commitPostChange({ before: null, after: post, createdTags: tags.created });
+    await commitPostChange({ before: null, after: post, createdTags: tags.created, with: [tokenStillValid(caller)] });
     return post;
   });
 }

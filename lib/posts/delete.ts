@@ -1,4 +1,4 @@
-import type { Caller } from '#lib/auth/tokens.ts';
+import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { withRetries } from '#lib/retry.ts';
 import { ownedPost } from './access.ts';
@@ -13,6 +13,6 @@ import { postToChange } from './post.ts';
 export function deletePost(caller: Caller, slug: string, read: BatchResult): Promise<void> {
   return withRetries(async (attempt) => {
     const post = ownedPost(postToChange(await readForAttempt(attempt, read), slug), caller);
-    await commitPostChange({ before: post, after: null });
+    await commitPostChange({ before: post, after: null, with: [tokenStillValid(caller)] });
   });
 }

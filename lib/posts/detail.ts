@@ -1,4 +1,4 @@
-import type { Caller } from '#lib/auth/tokens.ts';
+import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import type { Key } from '#lib/db/keys.ts';
 import { withRetries } from '#lib/retry.ts';
@@ -26,7 +26,7 @@ export function viewPost(caller: Caller, slug: string, read: BatchResult, { reco
     if (!recordVisit) return post;
     const visited = { ...post, total_visitors: post.total_visitors + 1, version: post.version + 1 };
     try {
-      await commitPostChange({ before: post, after: visited, with: [firstVisitWrite(post.id, caller.userId, () => new AlreadyVisited())] });
+      await commitPostChange({ before: post, after: visited, with: [tokenStillValid(caller), firstVisitWrite(post.id, caller.userId, () => new AlreadyVisited())] });
       return visited;
     } catch (error) {
       if (error instanceof AlreadyVisited) return post;

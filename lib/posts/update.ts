@@ -1,4 +1,4 @@
-import type { Caller } from '#lib/auth/tokens.ts';
+import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { ValidationError } from '#lib/http/errors.ts';
@@ -78,7 +78,7 @@ export function updatePost(caller: Caller, slug: string, { input, invalid }: Pos
     }
     const tags = input.tags ? await resolveTags(input.tags, current) : undefined;
     const after = applyUpdate(before, input, rename, tags);
-    await commitPostChange({ before, after, createdTags: tags?.created ?? [] });
+    await commitPostChange({ before, after, createdTags: tags?.created ?? [], with: [tokenStillValid(caller)] });
     return after;
   });
 }

@@ -1,8 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#lib/config.ts';
+import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
 import type { BatchResult, Item } from '#lib/db/batch.ts';
-import { db } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
+import { transactWrite, tx } from '#lib/db/transact.ts';
 import { AuthenticationFailed, PermissionDenied } from '#lib/http/errors.ts';
 import { validate, type Input } from '#lib/validation.ts';
 import { profileDetail } from './detail.ts';
@@ -13,7 +12,7 @@ import { PROFILE_SPECS } from './profile.ts';
  * their value). 404 for an unknown user, then 403 for someone else's profile (deactivated or
  * not), then the body's 400, as DRF orders them. Returns the stored profile.
  */
-export async function updateProfile(caller: { username: string }, username: string, read: BatchResult, body: Input): Promise<Item> {
+export async function updateProfile(caller: Caller, username: string, read: BatchResult, body: Input): Promise<Item> {
   const profile = profileDetail(read, username);
   if (caller.username !== username) throw new PermissionDenied('You are not owner of this profile!');
   // Deactivation revokes the account's tokens: an owner still getting here holds a token that
@@ -29,22 +28,20 @@ export async function updateProfile(caller: { username: string }, username: stri
   });
   // An empty update still checks that the profile exists.
   const setClause = sets.length > 0 ? `SET ${sets.join(', ')}` : 'SET is_active = :true';
-  try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.userProfile(username),
-        UpdateExpression: setClause,
-        ConditionExpression: 'is_active = :true',
-        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return Attributes!;
-  } catch (error) {
-    // The profile was read: only a deactivation since then fails the condition, and it revoked the token.
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') throw new AuthenticationFailed();
-    throw error;
-  }
+  // The caller's token is checked in the same transaction: a logout, password change or
+  // deactivation that commits first leaves the profile as it was (401). The profile was read, so
+  // its condition fails only on a deactivation since, which revoked the token too.
+  await transactWrite([
+    tokenStillValid(caller),
+    {
+      write: tx.update(
+        keys.userProfile(username),
+        { expression: setClause, ...(Object.keys(names).length ? { names } : {}), values },
+        { expression: 'is_active = :true' },
+      ),
+      onConditionFailed: () => new AuthenticationFailed(),
+    },
+  ]);
+  // What is stored: the profile read, with the fields this request set (a transaction returns no item).
+  return { ...profile, ...changes };
 }

@@ -210,11 +210,11 @@ describe('feed', () => {
 });
 
 describe('writes', () => {
-  it('profile update: one BatchGetItem, one UpdateItem', async () => {
+  it('profile update: one BatchGetItem, one transaction (the update and the token check)', async () => {
     expect(await counted(() => alice.api.put(`/users/detail/${alice.username}`, { form: { location: 'Lisbon' } }))).toEqual({
       status: 200,
       total: 2,
-      byCommand: { BatchGetItem: 1, UpdateItem: 1 },
+      byCommand: { BatchGetItem: 1, TransactWriteItems: 1 },
     });
     expect((await counted(() => alice.api.put(`/users/detail/${bob.username}`, { form: { location: 'x' } }))).total).toBe(1);
   });
