@@ -29,23 +29,18 @@ export async function nextUserId(): Promise<number> {
 }
 
 /**
- * The writes that create an account: its profile and credentials (each only if absent) and the
- * claim of its username in lower case. A sign-up claims exclusively (`bob` is taken once `Bob`
- * exists); the administrator may still create usernames that differ only in case, as before.
+ * The writes that create an account: its profile, its credentials and the claim of its username
+ * in lower case, each only if absent: `bob` is taken once `Bob` exists, for a sign-up and for the
+ * administrator alike.
  */
-export function newAccountWrites(
-  user: NewUser,
-  passwordHash: string | null,
-  joined: string,
-  options: { exclusiveClaim: boolean; lastLogin?: string; onTaken: () => Error },
-): TxWrite[] {
+export function newAccountWrites(user: NewUser, passwordHash: string | null, joined: string, options: { lastLogin?: string; onTaken: () => Error }): TxWrite[] {
   const absent = { expression: 'attribute_not_exists(PK)' };
   const profile = { ...newProfileItem(user, joined), ...(options.lastLogin ? { last_login: options.lastLogin } : {}) };
   const claim = { ...keys.usernameClaim(user.username), username: user.username };
   return [
     { write: tx.put(profile, absent), onConditionFailed: options.onTaken },
     { write: tx.put(newCredentialsItem(user, passwordHash), absent), onConditionFailed: options.onTaken },
-    { write: tx.put(claim, options.exclusiveClaim ? absent : undefined), onConditionFailed: options.onTaken },
+    { write: tx.put(claim, absent), onConditionFailed: options.onTaken },
   ];
 }
 
@@ -56,6 +51,6 @@ export async function createUser(username: string, password: string | null): Pro
   if (await getCredentials(username)) throw taken();
   const hash = password === null ? null : await hashPassword(password);
   const user = { id: await nextUserId(), username };
-  await transactWrite(newAccountWrites(user, hash, isoTimestamp(), { exclusiveClaim: false, onTaken: taken }));
+  await transactWrite(newAccountWrites(user, hash, isoTimestamp(), { onTaken: taken }));
   return user;
 }

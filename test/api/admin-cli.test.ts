@@ -120,14 +120,19 @@ describe('admin CLI', () => {
   it('refuses a taken username and unknown users with a clear message', async () => {
     const existing = await api.user('taken');
     const nobody = unique('ghost');
-    const [taken, setUnknown, deactivateUnknown] = await Promise.all([
+    const [taken, otherCase, setUnknown, deactivateUnknown] = await Promise.all([
       admin(['create-user', '--username', existing.username, '--password', 'other password']),
+      admin(['create-user', '--username', existing.username.toUpperCase(), '--password', 'other password']),
       admin(['set-password', '--username', nobody, '--password', 'whatever']),
       admin(['deactivate-user', '--username', nobody]),
     ]);
 
     expect(taken.code).not.toBe(0);
     expect(taken.stderr).toContain(`The username "${existing.username}" is already taken.`);
+    // Usernames are unique regardless of case, for the administrator as for sign-up.
+    expect(otherCase.code).not.toBe(0);
+    expect(otherCase.stderr).toContain(`The username "${existing.username.toUpperCase()}" is already taken.`);
+    expect((await existing.api.get(`/users/detail/${existing.username.toUpperCase()}`)).status).toBe(404);
     expect(setUnknown.code).not.toBe(0);
     expect(setUnknown.stderr).toContain(`There is no user "${nobody}".`);
     expect(deactivateUnknown.code).not.toBe(0);
