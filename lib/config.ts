@@ -141,12 +141,27 @@ export function useAwsEndpoint(): void {
   delete env.DYNAMODB_ENDPOINT;
 }
 
+/** Lambda's setting for concurrent invocations in one environment (managed instances). */
+const CONCURRENCY_VARIABLE = 'AWS_LAMBDA_MAX_CONCURRENCY';
+
+/**
+ * Declares that this process runs several invocations at once (the local stack's handlers from
+ * source), as Lambda does on managed instances: Powertools then keeps per-invocation state in the
+ * runtime's InvokeStore, which the caller must have installed.
+ */
+export function runConcurrentInvocations(max: number): void {
+  env[CONCURRENCY_VARIABLE] ??= String(max);
+}
+
 /**
  * The environment for a child process of the local tools: this process's, with `extra` over it,
  * and the AWS SDK's Node.js version warning off (the tools run on Node 20; Lambda runs Node 22).
+ * Not this process's concurrent invocations: a child that runs handlers installs its own store.
  */
 export function childEnvironment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  return { ...env, ...extra, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  const inherited = { ...env };
+  delete inherited[CONCURRENCY_VARIABLE];
+  return { ...inherited, ...extra, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
 }
 
 /** The command search path alone: for a child that must see nothing else of this environment. */

@@ -1,5 +1,6 @@
 import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
 import type { Context } from 'aws-lambda';
+import { runConcurrentInvocations } from '#lib/config.ts';
 import { dynamodb } from '#lib/db/client.ts';
 import type { LocalFunction } from './deployment.ts';
 import { routeThroughGuard, runAsFunction } from './function-identity.ts';
@@ -15,7 +16,7 @@ type Handler = (event: object, context: Context) => Promise<unknown>;
 // that a stream batch handled alongside a request cannot stamp its context on the request's lines.
 // The store must be made before anything else asks for one (the AWS SDK does, on its first call),
 // or the first asker's single-invocation kind is the process's for good: hence at import.
-process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '64';
+runConcurrentInvocations(64);
 const invocations = await InvokeStore.getInstanceAsync(true);
 if (!invocations.run({}, () => invocations.hasContext()) || invocations.hasContext()) {
   throw new Error('the InvokeStore was made for one invocation at a time before the local runtime loaded');

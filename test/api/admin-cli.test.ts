@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { childEnvironment } from '#lib/config.ts';
 import { unique } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 
@@ -22,7 +23,7 @@ function admin(args: string[], stdin?: string): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(TSX, ['scripts/admin.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, TABLE_NAME: api.table },
+      env: childEnvironment({ TABLE_NAME: api.table }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
