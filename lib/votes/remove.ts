@@ -8,10 +8,14 @@ import { postWithVote, readVote, voteState, voteWrite, type VoteValue } from './
 
 class NotThatVote extends Error {}
 
-/** One transaction: the caller's vote `before` removed, the post's counts and moved entries, the token's check. */
-async function commitRemoval(caller: Caller, post: PostRecord, before: VoteValue) {
+/**
+ * One transaction: the caller's vote `before` removed, the post's counts and moved entries, the
+ * token's check. A guessed `before` that is not the vote fails with NotThatVote; a known one that
+ * changed meanwhile is a race, retried from the reads.
+ */
+async function commitRemoval(caller: Caller, post: PostRecord, before: VoteValue, guessed: boolean) {
   const after = postWithVote(post, before, null);
-  const vote = { ...voteWrite(post.id, caller.userId, before, null), onConditionFailed: () => new NotThatVote() };
+  const vote = { ...voteWrite(post.id, caller.userId, before, null), ...(guessed ? { onConditionFailed: () => new NotThatVote() } : {}) };
   await commitPostChange({ before: post, after, with: [tokenStillValid(caller), vote] });
   return voteState(null, after);
 }
@@ -25,7 +29,7 @@ async function commitRemoval(caller: Caller, post: PostRecord, before: VoteValue
 export function removeVote(caller: Caller, slug: string, read: BatchResult) {
   return withRetries(async (attempt) => {
     const post = visiblePost(postToChange(await readForAttempt(attempt, read), slug), caller);
-    const [first, existing] = await Promise.allSettled([commitRemoval(caller, post, 'up'), readVote(post.id, caller.userId)]);
+    const [first, existing] = await Promise.allSettled([commitRemoval(caller, post, 'up', true), readVote(post.id, caller.userId)]);
     if (first.status === 'fulfilled') return first.value;
     if (!(first.reason instanceof NotThatVote)) throw first.reason;
     if (existing.status === 'rejected') throw existing.reason;
@@ -33,6 +37,6 @@ export function removeVote(caller: Caller, slug: string, read: BatchResult) {
     if (before === null) return voteState(null, post);
     // The read saw the up vote the transaction did not find: a race, started again from the reads.
     if (before === 'up') throw new RetryableConflict('vote changed meanwhile');
-    return commitRemoval(caller, post, before);
+    return commitRemoval(caller, post, before, false);
   });
 }
