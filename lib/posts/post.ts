@@ -100,9 +100,11 @@ export function postStatsItem(post: PostRecord): Item {
   };
 }
 
-/** The post whose text and stats items these are; undefined unless both are there and belong together. */
-export function postFromItems(text: Item | undefined, stats: Item | undefined): PostRecord | undefined {
-  if (!text || !stats || stats.post_id !== text.id) return undefined;
+/** What a post's text item holds: the post without the counters of its stats item. */
+export type PostText = Omit<PostRecord, 'rating_likes' | 'rating_dislikes' | 'total_visitors' | 'total_favorites' | 'version'>;
+
+/** The fields of a post's text item (as read, or as a stream image carries it). */
+export function postTextFromItem(text: Item): PostText {
   const nullableString = (value: unknown) => (value === null || value === undefined ? null : String(value));
   return {
     id: String(text.id),
@@ -120,12 +122,20 @@ export function postFromItems(text: Item | undefined, stats: Item | undefined): 
     tag_slugs: Array.isArray(text.tag_slugs) ? text.tag_slugs.map(String) : [],
     keywords: nullableString(text.keywords),
     meta_description: nullableString(text.meta_description),
+    text_version: Number(text.text_version ?? 0),
+  };
+}
+
+/** The post whose text and stats items these are; undefined unless both are there and belong together. */
+export function postFromItems(text: Item | undefined, stats: Item | undefined): PostRecord | undefined {
+  if (!text || !stats || stats.post_id !== text.id) return undefined;
+  return {
+    ...postTextFromItem(text),
     rating_likes: Number(stats.rating_likes ?? 0),
     rating_dislikes: Number(stats.rating_dislikes ?? 0),
     total_visitors: Number(stats.total_visitors ?? 0),
     total_favorites: Number(stats.total_favorites ?? 0),
     version: Number(stats.version ?? 0),
-    text_version: Number(text.text_version ?? 0),
   };
 }
 

@@ -3,6 +3,7 @@ import { tableName } from '#lib/config.ts';
 import type { Item } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
+import { postTextFromItem, type PostText } from '#lib/posts/post.ts';
 import { postWords, type SearchableText } from './words.ts';
 
 // The posting entity: the search index, one item per (word, post), kept by the table's stream
@@ -25,21 +26,12 @@ export function indexedWord(word: string): string {
   return characters.length <= INDEXED_WORD_LENGTH ? word : characters.slice(0, INDEXED_WORD_LENGTH).join('');
 }
 
-/** What the index knows of a post: from its text item (a stream image), the list fields and the version. */
-export interface IndexedPost extends SearchableText {
-  id: string;
-  slug: string;
-  author: string;
-  author_id: number;
-  created: string;
-  publish: boolean;
-  is_featured: boolean;
-  tag_slugs: string[];
-  text_version: number;
-}
-
 /** The fields a posting copies: a change of one of them rewrites every posting of the post. */
 const LISTED = ['slug', 'author', 'author_id', 'created', 'publish', 'is_featured', 'tag_slugs'] as const;
+
+/** What the index knows of a post: from its text item (a stream image), the list fields, the searched text and the version. */
+const INDEXED = ['id', ...LISTED, 'text_version', 'title', 'description', 'keywords', 'meta_description'] as const;
+export type IndexedPost = Pick<PostText, (typeof INDEXED)[number]>;
 
 /** A posting as a list reads it. */
 export type Posting = Pick<IndexedPost, (typeof LISTED)[number] | 'text_version'> & { post_id: string };
@@ -47,22 +39,8 @@ export type Posting = Pick<IndexedPost, (typeof LISTED)[number] | 'text_version'
 /** The post a text item image holds, or undefined for an image that is not one. */
 export function indexedPost(image: Item | undefined): IndexedPost | undefined {
   if (!image || typeof image.id !== 'string' || typeof image.title !== 'string' || typeof image.description !== 'string') return undefined;
-  const nullable = (value: unknown) => (typeof value === 'string' ? value : null);
-  return {
-    id: image.id,
-    slug: String(image.slug),
-    author: String(image.author),
-    author_id: Number(image.author_id),
-    created: String(image.created),
-    publish: image.publish === true,
-    is_featured: image.is_featured === true,
-    tag_slugs: Array.isArray(image.tag_slugs) ? image.tag_slugs.map(String) : [],
-    text_version: Number(image.text_version ?? 0),
-    title: image.title,
-    description: image.description,
-    keywords: nullable(image.keywords),
-    meta_description: nullable(image.meta_description),
-  };
+  const text = postTextFromItem(image);
+  return Object.fromEntries(INDEXED.map((field) => [field, text[field]])) as IndexedPost;
 }
 
 /** The indexed words of a post: its distinct words, each cut to INDEXED_WORD_LENGTH. */

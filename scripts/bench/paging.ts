@@ -5,7 +5,7 @@ import type { Item } from '#lib/db/batch.ts';
 import { awsRegion, dynamodbEndpoint, localCredentials, tableName } from '#lib/config.ts';
 import { createTableInput } from '#lib/db/table.ts';
 import { postItems } from '#lib/posts/changes.ts';
-import { postTextItem, type PostRecord } from '#lib/posts/post.ts';
+import { newPost, postTextItem, type PostRecord } from '#lib/posts/post.ts';
 import { FRESH_MS } from '#lib/posts/search.ts';
 import { indexedPost, postingChange } from '#lib/search/postings.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
@@ -55,31 +55,9 @@ function seedingClient(): DynamoDBClient {
 
 /** Post `i` by `author`, with `description`, created at `micros`. */
 function benchPost(i: number, author: string, description: string, micros: number): PostRecord {
-  const id = randomUUID();
-  const created = isoTimestamp(micros);
-  return {
-    id,
-    slug: `bench-post-${i}-${id.slice(0, 6)}`,
-    slug_base: `bench-post-${i}`,
-    author,
-    author_id: 1,
-    title: `Bench post ${i}`,
-    description,
-    created,
-    modified: created,
-    publish: true,
-    is_featured: i % 10 === 0,
-    tags: [],
-    tag_slugs: [],
-    keywords: null,
-    meta_description: null,
-    rating_likes: 0,
-    rating_dislikes: 0,
-    total_visitors: i % 50,
-    total_favorites: 0,
-    version: 1,
-    text_version: 1,
-  };
+  const slug = { slug: `bench-post-${i}-${randomUUID().slice(0, 6)}`, slugBase: `bench-post-${i}` };
+  const post = newPost({ userId: 1, username: author, token: '' }, { title: `Bench post ${i}`, description, publish: true }, slug, [], isoTimestamp(micros));
+  return { ...post, is_featured: i % 10 === 0, total_visitors: i % 50 };
 }
 
 /**

@@ -4,7 +4,7 @@ import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand } from '@aws
 import { awsRegion, positiveSetting, tableName, useDefaults } from '#lib/config.ts';
 import { db } from '#lib/db/client.ts';
 import { keys, postingPartition, postLists } from '#lib/db/keys.ts';
-import { postTextItem, type PostRecord } from '#lib/posts/post.ts';
+import { newPost, postTextItem } from '#lib/posts/post.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import type { RunningServer } from '../local/server.ts';
 import { DEFAULT_POLL_INTERVAL_MS, startStreamPollers, type StreamPollers } from '../local/stream-poller.ts';
@@ -43,31 +43,8 @@ export interface StreamLagResult {
 
 /** A post of 20 distinct words, one of them `marker`, as its text item. */
 function textItem(marker: string) {
-  const id = randomUUID();
-  const now = isoTimestamp();
-  const post: PostRecord = {
-    id,
-    slug: `lag-${id}`,
-    slug_base: 'lag',
-    author: 'bench',
-    author_id: 1,
-    title: `Lag ${marker}`,
-    description: Array.from({ length: 18 }, (_, i) => `word${i}`).join(' '),
-    created: now,
-    modified: now,
-    publish: true,
-    is_featured: false,
-    tags: [],
-    tag_slugs: [],
-    keywords: null,
-    meta_description: null,
-    rating_likes: 0,
-    rating_dislikes: 0,
-    total_visitors: 0,
-    total_favorites: 0,
-    version: 1,
-    text_version: 1,
-  };
+  const description = Array.from({ length: 18 }, (_, i) => `word${i}`).join(' ');
+  const post = newPost({ userId: 1, username: 'bench', token: '' }, { title: `Lag ${marker}`, description, publish: true }, { slug: `lag-${randomUUID()}`, slugBase: 'lag' }, [], isoTimestamp());
   return postTextItem(post);
 }
 
