@@ -157,20 +157,28 @@ export async function queryPage(list: ListQuery, request: PageRequest): Promise<
 }
 
 /**
- * Every item of one table partition, a page (up to DynamoDB's 1 MB) at a time, with only the
- * `attributes` named: what the stream consumer walks to remove a deleted post's visits, votes
- * and favorites. Strongly consistent when `consistent` (a removal that must see every item written).
+ * Every item of one table partition (those whose sort key begins with `sortKeyPrefix`, when
+ * given), a page (up to DynamoDB's 1 MB) at a time, with only `attributes` when given: what the
+ * stream consumer walks to remove a deleted post's visits, votes and favorites, and a search reads
+ * of the postings of a word. Strongly consistent when `consistent` (a removal that must see every
+ * item written).
  */
-export async function* partitionPages(partition: string, attributes: readonly string[], consistent = false): AsyncGenerator<Item[]> {
+export async function* partitionPages(
+  partition: string,
+  options: { attributes?: readonly string[]; sortKeyPrefix?: string; consistent?: boolean } = {},
+): AsyncGenerator<Item[]> {
+  const { attributes, sortKeyPrefix, consistent = false } = options;
+  const names: Record<string, string> = { '#pk': PARTITION_KEY, ...(sortKeyPrefix !== undefined ? { '#sk': SORT_KEY } : {}) };
+  attributes?.forEach((name, i) => (names[`#a${i}`] = name));
   let startKey: Record<string, unknown> | undefined;
   do {
     const response = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: '#pk = :pk',
-        ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
-        ExpressionAttributeNames: { '#pk': PARTITION_KEY, ...Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name])) },
-        ExpressionAttributeValues: { ':pk': partition },
+        KeyConditionExpression: sortKeyPrefix === undefined ? '#pk = :pk' : '#pk = :pk AND begins_with(#sk, :prefix)',
+        ...(attributes ? { ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', ') } : {}),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':pk': partition, ...(sortKeyPrefix !== undefined ? { ':prefix': sortKeyPrefix } : {}) },
         ...(consistent ? { ConsistentRead: true } : {}),
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
@@ -179,4 +187,3 @@ export async function* partitionPages(partition: string, attributes: readonly st
     startKey = response.LastEvaluatedKey;
   } while (startKey);
 }
-

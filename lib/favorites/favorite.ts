@@ -83,7 +83,7 @@ async function removeChunk(favorites: Item[]): Promise<void> {
  * decrements no one twice.
  */
 export async function removeFavorites(postId: string): Promise<void> {
-  for await (const items of partitionPages(keys.favoritesOf(postId), ['post_id', 'user_id', 'username'], true)) {
+  for await (const items of partitionPages(keys.favoritesOf(postId), { attributes: ['post_id', 'user_id', 'username'], consistent: true })) {
     for (let start = 0; start < items.length; start += REMOVAL_CHUNK) await removeChunk(items.slice(start, start + REMOVAL_CHUNK));
   }
 }

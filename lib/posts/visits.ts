@@ -22,5 +22,5 @@ export function firstVisitWrite(postId: string, userId: number, onVisited: () =>
  * again finds nothing to remove. A failure is thrown, so that the stream record is retried.
  */
 export async function removeVisits(postId: string): Promise<void> {
-  for await (const items of partitionPages(keys.visitsOf(postId), [PARTITION_KEY, SORT_KEY])) await batchDelete(items.map(keyOf));
+  for await (const items of partitionPages(keys.visitsOf(postId), { attributes: [PARTITION_KEY, SORT_KEY] })) await batchDelete(items.map(keyOf));
 }

@@ -1,8 +1,6 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#lib/config.ts';
 import type { Item } from '#lib/db/batch.ts';
-import { db } from '#lib/db/client.ts';
 import { postingPartition } from '#lib/db/keys.ts';
+import { partitionPages } from '#lib/db/query.ts';
 import { indexedWord, postingFromItem, type Posting } from './postings.ts';
 
 // Finding posts by their words: one Query per query word, sent in parallel, of the range of
@@ -12,19 +10,7 @@ import { indexedWord, postingFromItem, type Posting } from './postings.ts';
 /** Every posting of the words `word` begins (all pages). */
 async function postingsOf(word: string): Promise<Item[]> {
   const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const response = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :word)',
-        ExpressionAttributeValues: { ':pk': postingPartition(word), ':word': indexedWord(word) },
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    items.push(...(response.Items ?? []));
-    startKey = response.LastEvaluatedKey;
-  } while (startKey);
+  for await (const page of partitionPages(postingPartition(word), { sortKeyPrefix: indexedWord(word) })) items.push(...page);
   return items;
 }
 

@@ -55,5 +55,5 @@ export function voteState(vote: VoteValue | null, post: Pick<PostRecord, 'rating
  * running this again finds nothing to remove.
  */
 export async function removeVotes(postId: string): Promise<void> {
-  for await (const items of partitionPages(keys.votesOf(postId), [PARTITION_KEY, SORT_KEY])) await batchDelete(items.map(keyOf));
+  for await (const items of partitionPages(keys.votesOf(postId), { attributes: [PARTITION_KEY, SORT_KEY] })) await batchDelete(items.map(keyOf));
 }
