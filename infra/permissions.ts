@@ -70,9 +70,12 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // ConditionCheck the caller's token, Delete the other tokens; BatchWriteItem deletes the tokens
   // beyond one transaction and any the index showed late
   'users/password': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem', 'BatchWriteItem'], indexes: ['Query'] },
-  // the token; TransactWriteItems: ConditionCheck token, Put tag, Put title claim
-  'tags/create': { table: ['GetItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
-  // token, slug candidates and tags in one BatchGetItem (more candidates: another BatchGetItem);
+  // a slug given: the token; a slug derived from the title: the token, the title's claim and the
+  // slug candidates in one BatchGetItem (after a lost race for the slug, UpdateItem of the base's
+  // ticket counter alongside, lib/slugs/tickets.ts); TransactWriteItems: ConditionCheck token, Put tag, Put title claim
+  'tags/create': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
+  // token, slug candidates and tags in one BatchGetItem (more candidates: another BatchGetItem;
+  // after a lost race for the slug, UpdateItem of the base's ticket counter alongside);
   // TransactWriteItems: ConditionCheck token, Put post and new tags, Update author and tag counters
   'posts/create': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
   // token, post text and stats in one BatchGetItem; TransactWriteItems: ConditionCheck token, Put visit (only if new),

@@ -1,6 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#lib/config.ts';
-import { db } from '#lib/db/client.ts';
+import { incrementCounter } from '#lib/db/increment.ts';
 import { keys } from '#lib/db/keys.ts';
 import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
 import { isoTimestamp } from '#lib/time.ts';
@@ -14,18 +12,8 @@ export interface NewUser {
 }
 
 /** The next user id, from a counter item (ids are never reused). */
-export async function nextUserId(): Promise<number> {
-  const { Attributes } = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: keys.userIdCounter(),
-      UpdateExpression: 'ADD #value :one',
-      ExpressionAttributeNames: { '#value': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(Attributes!.value);
+export function nextUserId(): Promise<number> {
+  return incrementCounter(keys.userIdCounter(), { attribute: 'value' });
 }
 
 /**

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName, type RateLimitSetting } from '#lib/config.ts';
+import type { RateLimitSetting } from '#lib/config.ts';
 import type { Item } from '#lib/db/batch.ts';
-import { db } from '#lib/db/client.ts';
+import { counterIncrement, incrementCounter } from '#lib/db/increment.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { TTL_ATTRIBUTE } from '#lib/db/table.ts';
 import { tx, type TxWrite } from '#lib/db/transact.ts';
@@ -43,15 +42,11 @@ export function exhausted(counts: { counter: Counter; count: number }[], now: nu
   return waits.length > 0 ? new Throttled(Math.max(...waits)) : null;
 }
 
-const increment = (counter: Counter) => ({
-  expression: 'ADD #count :one SET #expires = :expires',
-  names: { '#count': 'count', '#expires': TTL_ATTRIBUTE },
-  values: { ':one': 1, ':expires': counter.endsAt },
-});
+const increment = (counter: Counter) => ({ attribute: 'count', expiresAt: counter.endsAt });
 
 /** Adds one to a counter, inside a transaction. */
 export function incrementWrite(counter: Counter): TxWrite {
-  return { write: tx.update(counter.key, increment(counter)) };
+  return { write: tx.update(counter.key, counterIncrement(increment(counter))) };
 }
 
 /** Removes a counter (a successful login clears its pair's failures), inside a transaction. */
@@ -60,17 +55,6 @@ export function clearWrite(counter: Counter): TxWrite {
 }
 
 /** Adds one to a counter and returns its new count: the order of this event in its window. */
-export async function incrementAndCount(counter: Counter): Promise<number> {
-  const update = increment(counter);
-  const { Attributes } = await db().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: counter.key,
-      UpdateExpression: update.expression,
-      ExpressionAttributeNames: update.names,
-      ExpressionAttributeValues: update.values,
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(Attributes?.count ?? 0);
+export function incrementAndCount(counter: Counter): Promise<number> {
+  return incrementCounter(counter.key, increment(counter));
 }

@@ -64,6 +64,11 @@ export const keys = {
    * digest of what is counted (an address, a username, both), `windowStart` the window's epoch second.
    */
   rateCounter: (limit: string, subject: string, windowStart: number): Key => ({ PK: `LIMIT#${limit}#${subject}`, SK: `WINDOW#${windowStart}` }),
+  /**
+   * Tickets handed to creates that lost a race for a slug of `base` (lib/slugs/tickets.ts), one
+   * counter per kind of slug ('post', 'tag') and base per window starting at epoch second `windowStart`.
+   */
+  slugTickets: (kind: string, base: string, windowStart: number): Key => ({ PK: `SLUGTICKETS#${kind}#${base}`, SK: `WINDOW#${windowStart}` }),
   /** Run-time sign-up setting (open or closed), set by the admin CLI. */
   signupSetting: (): Key => ({ PK: 'SETTING#SIGNUP', SK: 'SETTING' }),
 };

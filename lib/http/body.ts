@@ -43,6 +43,17 @@ async function parseWith(parser: { before?: (request: never) => unknown }, reque
 }
 
 /**
+ * The 400's detail for a body that is not JSON. The parser's own message quotes the start of the
+ * body (a login's password, say), so only where it failed is kept, never the text.
+ */
+export function jsonParseDetail(parserMessage: string | undefined): string {
+  const position = /\bposition (\d+)/.exec(parserMessage ?? '')?.[1];
+  if (position !== undefined) return `JSON parse error - invalid JSON at character ${position}.`;
+  if (/unexpected end/i.test(parserMessage ?? '')) return 'JSON parse error - unexpected end of input.';
+  return 'JSON parse error - the body is not valid JSON.';
+}
+
+/**
  * Parses a body by its content type with middy's JSON or urlencoded parser. JSON and form are
  * accepted on every operation; any other type with a body is 415, a body over 1 MiB is 413.
  */
@@ -58,8 +69,7 @@ export async function parseBody(request: Request): Promise<Input> {
     try {
       data = await parseWith(jsonParser, request, 'application/json');
     } catch (error) {
-      const cause = (error as { cause?: { message?: string } }).cause;
-      throw new ParseError(`JSON parse error - ${cause?.message ?? 'invalid JSON'}`);
+      throw new ParseError(jsonParseDetail((error as { cause?: { message?: string } }).cause?.message));
     }
     if (typeof data !== 'object' || data === null || Array.isArray(data)) {
       throw new ValidationError({

@@ -364,7 +364,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'createTag',
     tag: 'Tags',
     summary: 'Create a tag',
-    description: 'Any authenticated user may. A taken title (compared case-insensitively) or slug is a 409; no `-N` suffix is added.',
+    description: 'Any authenticated user may. A taken title (compared case-insensitively), or a taken `slug` given in the request, is a 409; a slug derived from the title that is taken gets `-1`, `-2`, ... as a post\'s does.',
     requestBody: body('The tag.', 'TagCreate', 'TagCreate', true, { title: 'AWS Lambda', slug: 'lambda' }),
     success: { '201': { description: 'The new tag.', content: json(ref('Tag'), EXAMPLE_TAG) } },
     fields: ['title', 'slug'],
@@ -620,7 +620,7 @@ function operation(route: Route): JsonObject {
       description: 'Invalid input: field errors, or a body that could not be parsed (`detail`).',
       content: json(
         { anyOf: [fieldErrors(spec.fields ?? []), ref('Detail')] },
-        spec.badRequestExample ?? (spec.fields?.length ? { [spec.fields[0]!]: ['This field is required.'] } : { detail: 'JSON parse error - Unexpected end of JSON input' }),
+        spec.badRequestExample ?? (spec.fields?.length ? { [spec.fields[0]!]: ['This field is required.'] } : { detail: 'JSON parse error - unexpected end of input.' }),
       ),
     };
   }

@@ -28,8 +28,9 @@ function parseTags(raw: unknown): string[] | string {
     if (title === '') continue;
     if (title.includes('\0')) return MESSAGES.nullCharacters;
     if (/\p{Surrogate}/u.test(title)) return MESSAGES.surrogates;
+    // decisions.md: a title with no letter or digit is dropped like an empty part.
+    if (slugify(title) === '') continue;
     if ([...title].length > TAG_TITLE_MAX_LENGTH) return `Ensure each tag has no more than ${TAG_TITLE_MAX_LENGTH} characters.`;
-    if (slugify(title) === '') return `Tag "${title}" must contain at least one letter or digit.`;
     const folded = title.toLowerCase();
     if (seen.has(folded)) continue;
     seen.add(folded);

@@ -20,16 +20,32 @@ export interface FreeSlugSearch {
   reserved?: Set<string>;
   /** The slug the item being renamed holds now: it counts as free. */
   own?: string;
+  /**
+   * A ticket (lib/slugs/tickets.ts) of an operation that lost a race for this base: the candidate
+   * tried is the ticket's n-th one from the first free, so that contenders spread out.
+   */
+  ticket?: number;
 }
 
+/** The first free candidate of the base, or with a ticket, the ticket's one from there on. */
 export async function firstFreeSlug(search: FreeSlugSearch): Promise<string> {
-  let window = search.firstWindow;
-  for (let start = 0; ; start += search.window) {
-    if (start > 0) window = await batchGet(candidateKeys(search.base, search.keyOf, search.window, start));
-    for (let n = start; n < start + search.window; n++) {
-      const slug = slugCandidate(search.base, n);
-      if (slug === search.own) return slug;
-      if (!window.has(search.keyOf(slug)) && !search.reserved?.has(slug)) return slug;
+  const windows = [search.firstWindow];
+  const isFree = (n: number): boolean => {
+    const slug = slugCandidate(search.base, n);
+    if (slug === search.own) return true;
+    if (search.reserved?.has(slug)) return false;
+    // Beyond the windows read nothing is known: the write's condition on the slug decides.
+    const window = windows[Math.floor(n / search.window)];
+    return !window?.has(search.keyOf(slug));
+  };
+  let first = 0;
+  for (; !isFree(first); first++) {
+    if ((first + 1) % search.window === 0 && windows.length === (first + 1) / search.window) {
+      windows.push(await batchGet(candidateKeys(search.base, search.keyOf, search.window, first + 1)));
     }
   }
+  if (search.ticket === undefined) return slugCandidate(search.base, first);
+  let n = first + search.ticket - 1;
+  while (!isFree(n)) n++;
+  return slugCandidate(search.base, n);
 }

@@ -3,11 +3,27 @@
 import slugifyLib from 'slugify';
 import { MAX_SLUG_LENGTH } from './rules.ts';
 
+// decisions.md, "Slugs (refined)": NFKD first, as Django's slugify, so compatibility characters
+// fold to plain letters (ﬁ → fi, fullwidth Ａ → A) and accents come apart from their letters.
+const COMBINING_MARKS = /\p{M}+/gu;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** The slug of a title that has letters or digits the library cannot spell in ASCII (CJK, ...). */
+export const FALLBACK_SLUG = 'untitled';
+
+/** Whether a title can have a slug at all: it has a Unicode letter or digit. */
+export function hasLetterOrDigit(text: string): boolean {
+  return LETTER_OR_DIGIT.test(text);
+}
+
 /**
  * Lowercase ASCII words joined by single hyphens. Underscores separate words too, so every slug
- * this service makes also passes `isValidSlug`. May return '' (a title of only symbols).
+ * this service makes also passes `isValidSlug`. A title with letters or digits that still spell
+ * nothing in ASCII gets FALLBACK_SLUG; one without any letter or digit gets '' (refused by callers).
  */
 export function slugify(text: string): string {
-  const slug = slugifyLib(text.replace(/_/g, ' '), { lower: true, strict: true, trim: true });
-  return slug.slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '');
+  const folded = text.normalize('NFKD').replace(COMBINING_MARKS, '').replace(/_/g, ' ');
+  const slug = slugifyLib(folded, { lower: true, strict: true, trim: true }).slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '');
+  if (slug !== '' || !hasLetterOrDigit(folded)) return slug;
+  return FALLBACK_SLUG;
 }

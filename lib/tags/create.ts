@@ -1,11 +1,37 @@
 import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
-import type { Item } from '#lib/db/batch.ts';
+import { readForAttempt, type BatchResult, type Item } from '#lib/db/batch.ts';
+import { keys, type Key } from '#lib/db/keys.ts';
 import { transactWrite } from '#lib/db/transact.ts';
 import { Conflict } from '#lib/http/errors.ts';
-import { newTagWrites, type TagRef } from './tag.ts';
+import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
+import { SlugTaken, withSlugTickets } from '#lib/slugs/tickets.ts';
+import type { TagInput } from './input.ts';
+import { TAG_SLUG_WINDOW } from './resolve.ts';
+import { newTagWrites, tagTitleKey, type TagRef, type TagTaken } from './tag.ts';
 
-/** Creates a tag with no posts; 409 when its title or slug is taken, 401 when the caller's token went first. */
-export async function createTag(caller: Caller, tag: TagRef): Promise<Item> {
-  await transactWrite([tokenStillValid(caller), ...newTagWrites(tag, 0, () => new Conflict('Tag already exists.'))]);
+const exists = () => new Conflict('Tag already exists.');
+
+/** What POST /tags reads with the token: for a slug derived from the title, the title's claim and the slug candidates. */
+export function createTagReads(input: TagInput): Key[] {
+  return input.derived ? [tagTitleKey(input.title), ...candidateKeys(input.base, keys.tag, TAG_SLUG_WINDOW)] : [];
+}
+
+/**
+ * POST /tags: a tag with no posts. A slug given in the request that is taken, or a title taken
+ * (case-insensitively), is 409; a slug derived from the title gets `-1`, `-2`, ... when taken, as
+ * a post's does (decisions.md, "Slugs (refined)"). 401 when the caller's token went first.
+ */
+export async function createTag(caller: Caller, input: TagInput, read: BatchResult): Promise<Item> {
+  if (!input.derived) return commitTag(caller, input, { slug: exists, title: exists });
+  return withSlugTickets('tag', input.base, async (attempt, ticketTaken) => {
+    const [current, ticket] = await Promise.all([readForAttempt(attempt, read), ticketTaken]);
+    if (current.get(tagTitleKey(input.title))) throw exists();
+    const slug = await firstFreeSlug({ base: input.base, keyOf: keys.tag, window: TAG_SLUG_WINDOW, firstWindow: current, ticket });
+    return commitTag(caller, { title: input.title, slug }, { slug: () => new SlugTaken(slug), title: exists });
+  });
+}
+
+async function commitTag(caller: Caller, tag: TagRef, onTaken: TagTaken): Promise<Item> {
+  await transactWrite([tokenStillValid(caller), ...newTagWrites(tag, 0, onTaken)]);
   return { title: tag.title, slug: tag.slug, total_posts: 0 };
 }

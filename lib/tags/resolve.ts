@@ -8,7 +8,7 @@ import { tagTitleKey, type TagRef } from './tag.ts';
 // given a free slug to be created in the post's transaction.
 
 // How many slug candidates of a new tag are read up front; more are read only on collision.
-const TAG_SLUG_WINDOW = 2;
+export const TAG_SLUG_WINDOW = 2;
 
 /** Keys to read so that `resolveTags` can match the titles: title claims and slug candidates. */
 export function tagKeys(titles: string[]): Key[] {

@@ -30,8 +30,14 @@ export function tagTitleKey(title: string): Key {
   return keys.tagTitle(title);
 }
 
+/** What a failed claim of a new tag's slug or title means for the client (default: a race, retried). */
+export interface TagTaken {
+  slug?: () => Error;
+  title?: () => Error;
+}
+
 /** The two puts that create a tag: the tag under its slug and the claim on its lower-cased title. */
-export function newTagWrites(tag: TagRef, totalPosts: number, onTaken?: () => Error): TxWrite[] {
+export function newTagWrites(tag: TagRef, totalPosts: number, onTaken: TagTaken = {}): TxWrite[] {
   const created = isoTimestamp();
   const absent = { expression: 'attribute_not_exists(PK)' };
   return [
@@ -49,11 +55,11 @@ export function newTagWrites(tag: TagRef, totalPosts: number, onTaken?: () => Er
         },
         absent,
       ),
-      ...(onTaken ? { onConditionFailed: onTaken } : {}),
+      ...(onTaken.slug ? { onConditionFailed: onTaken.slug } : {}),
     },
     {
       write: tx.put({ ...keys.tagTitle(tag.title), title: tag.title, slug: tag.slug }, absent),
-      ...(onTaken ? { onConditionFailed: onTaken } : {}),
+      ...(onTaken.title ? { onConditionFailed: onTaken.title } : {}),
     },
   ];
 }

@@ -247,6 +247,20 @@ describe('malformed bodies', () => {
   });
 
   it.each([
+    ['{"username": "alice", "password": "Tr0ub4dor&3', 'an unterminated string'],
+    ["{'username': 'alice', 'password': 'Tr0ub4dor&3'}", 'single quotes'],
+    ['password=Tr0ub4dor&3', 'a form sent as JSON'],
+    ['{"username": "alice", "password": "Tr0ub4dor&3",}', 'a trailing comma'],
+    ['Tr0ub4dor&3', 'a bare word'],
+  ])('never quotes the body in a JSON parse error: a login with %s', async (raw) => {
+    const response = await api.client().post('/login', { raw, headers: { 'Content-Type': 'application/json' } });
+    expectDrfError(response, 400);
+    expect(response.body.detail).toMatch(/^JSON parse error - /);
+    // No piece of the request, not even a short one, comes back.
+    for (const piece of ['Tr0u', '4dor', 'alice', 'password', 'username']) expect(response.text).not.toContain(piece);
+  });
+
+  it.each([
     ['[1, 2]', 'list'],
     ['[]', 'list'],
     ['"a string"', 'str'],

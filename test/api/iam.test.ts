@@ -77,6 +77,11 @@ describe('least privilege', () => {
     expect((await alice.api.put(`/users/detail/${alice.username}`, { form: { location: 'Lyon' } })).status).toBe(200);
     const tag = await alice.api.post('/tags', { form: { title: unique('Tag') } });
     expect(tag.status).toBe(201);
+    expect((await alice.api.post('/tags', { form: { title: unique('Given'), slug: unique('given') } })).status).toBe(201);
+    // Creates racing for one derived slug: the losers take tickets (UpdateItem).
+    const stem = unique('Race');
+    const racing = await Promise.all(['', '!', '?', '+', '#', '*', '.', ' !', ' ?', ' +'].map((mark) => alice.api.post('/tags', { form: { title: `${stem}${mark}` } })));
+    expect(racing.map((response) => response.status)).toEqual(Array(10).fill(201));
     expect((await alice.api.get('/tags', { query: { q: 'tag' } })).status).toBe(200);
     expect((await alice.api.get(`/tags/detail/${tag.body.slug}`)).status).toBe(200);
     const title = unique('Post');

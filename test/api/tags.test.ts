@@ -181,12 +181,20 @@ describe('POST /tags', () => {
     expect(retry.body.slug).toBe(newTitle.toLowerCase());
   });
 
-  it('answers 409 when a derived slug exists under another title', async () => {
+  it('suffixes a derived slug that another title holds, as a post\'s (decisions.md, "Slugs (refined)")', async () => {
     const suffix = unique('').toLowerCase();
     expect((await createTag(alice.api, { title: `C ${suffix}` })).status).toBe(201);
-    const response = await createTag(alice.api, { title: `C++ ${suffix}` });
-    expect(response.status).toBe(409);
-    expect(response.body).toEqual({ detail: 'Tag already exists.' });
+    const plus = await createTag(alice.api, { title: `C++ ${suffix}` });
+    expect(plus.status).toBe(201);
+    expect(plus.body).toEqual({ title: `C++ ${suffix}`, slug: `c-${suffix}-1`, total_posts: 0 });
+    const sharp = await createTag(bob.api, { title: `C# ${suffix}` }, 'json');
+    expect(sharp.status).toBe(201);
+    expect(sharp.body.slug).toBe(`c-${suffix}-2`);
+    expect((await tagDetail(`c-${suffix}-1`)).body.title).toBe(`C++ ${suffix}`);
+    // A slug given in the request that is taken is still 409.
+    const given = await createTag(bob.api, { title: `C-- ${suffix}`, slug: `c-${suffix}` });
+    expect(given.status).toBe(409);
+    expect(given.body).toEqual({ detail: 'Tag already exists.' });
   });
 
   it('answers 409 for a title first created through a post', async () => {

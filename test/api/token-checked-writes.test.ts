@@ -6,7 +6,8 @@ import { createPost as createPostOf, createReads, parseCreate } from '#lib/posts
 import { deletePost } from '#lib/posts/delete.ts';
 import { postReads, viewPost } from '#lib/posts/detail.ts';
 import { parseUpdate, updatePost, updateReads } from '#lib/posts/update.ts';
-import { createTag } from '#lib/tags/create.ts';
+import { createTag, createTagReads } from '#lib/tags/create.ts';
+import { parseTagInput } from '#lib/tags/input.ts';
 import { profileReads } from '#lib/users/detail.ts';
 import { updateProfile } from '#lib/users/update.ts';
 import { createPost, unique } from '../support/api.ts';
@@ -70,8 +71,9 @@ describe('a write whose token is revoked before it commits: 401, nothing stored'
 
   it('POST /tags', async () => {
     const title = unique('Never tag ');
-    const { caller } = await revokedSession(alice, []);
-    await expect(createTag(caller, { title, slug: title.toLowerCase().replace(/[^a-z0-9]+/g, '-') })).rejects.toBeInstanceOf(AuthenticationFailed);
+    const input = parseTagInput(form({ title }));
+    const { caller, read } = await revokedSession(alice, createTagReads(input));
+    await expect(createTag(caller, input, read)).rejects.toBeInstanceOf(AuthenticationFailed);
     expect(await partition(keys.tagTitle(title).PK)).toEqual([]);
   });
 

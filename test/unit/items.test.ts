@@ -423,10 +423,11 @@ describe('newTagWrites', () => {
     ]);
   });
 
-  it('gives both puts the error for a taken tag, when one is given', () => {
-    const taken = () => new Error('taken');
-    const writes = newTagWrites({ title: 'Go', slug: 'go' }, 0, taken);
-    expect(writes.map((write) => write.onConditionFailed)).toEqual([taken, taken]);
+  it('gives each put the error for its taken claim, when one is given', () => {
+    const slugTaken = () => new Error('slug taken');
+    const titleTaken = () => new Error('title taken');
+    const writes = newTagWrites({ title: 'Go', slug: 'go' }, 0, { slug: slugTaken, title: titleTaken });
+    expect(writes.map((write) => write.onConditionFailed)).toEqual([slugTaken, titleTaken]);
     expect(writes[0]!.write.Put!.Item!.total_posts).toBe(0);
     expect(newTagWrites({ title: 'Go', slug: 'go' }, 0).every((write) => !('onConditionFailed' in write))).toBe(true);
   });

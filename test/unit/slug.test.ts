@@ -16,12 +16,24 @@ describe('slugify', () => {
     ['Version 2.0 released', 'version-20-released'],
     ['Tabs\tand\nnewlines', 'tabs-and-newlines'],
     ['123', '123'],
+    // decisions.md, "Slugs (refined)": NFKD folds compatibility characters and drops accents.
+    ['ﬁle sharing', 'file-sharing'],
+    ['ＡＢＣ test', 'abc-test'],
+    ['Café', 'cafe'],
+    ['x² and ½', 'x2-and-12'],
+    ['Привет мир', 'privet-mir'],
+    ['Ελληνικά', 'ellhnika'],
+    ['١٢٣ Arabic digits', '123-arabic-digits'],
   ])('%j -> %j', (title, slug) => {
     expect(slugify(title)).toBe(slug);
   });
 
-  it.each(['!!!', '   ', '', '🎉🎉', '日本語', '---', '___'])('returns an empty slug for %j (no ASCII letter or digit)', (title) => {
+  it.each(['!!!', '   ', '', '🎉🎉', '---', '___', '¿¡ ‽'])('returns an empty slug for %j (no letter or digit at all)', (title) => {
     expect(slugify(title)).toBe('');
+  });
+
+  it.each(['日本語', '한국어', 'עברית', '🎉 中文 🎉'])('gives %j, letters that spell nothing in ASCII, the slug "untitled"', (title) => {
+    expect(slugify(title)).toBe('untitled');
   });
 
   it('keeps the ASCII words of a mixed title', () => {

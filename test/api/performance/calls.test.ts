@@ -219,8 +219,13 @@ describe('writes', () => {
     expect((await counted(() => alice.api.put(`/users/detail/${bob.username}`, { form: { location: 'x' } }))).total).toBe(1);
   });
 
-  it('tag create: the token read, then one transaction', async () => {
+  it('tag create: the token read (with the title claim and slug candidates for a derived slug), then one transaction', async () => {
     expect(await counted(() => alice.api.post('/tags', { form: { title: unique('Tag') } }))).toEqual({
+      status: 201,
+      total: 2,
+      byCommand: { BatchGetItem: 1, TransactWriteItems: 1 },
+    });
+    expect(await counted(() => alice.api.post('/tags', { form: { title: unique('Tag'), slug: unique('given') } }))).toEqual({
       status: 201,
       total: 2,
       byCommand: { GetItem: 1, TransactWriteItems: 1 },

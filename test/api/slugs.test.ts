@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { unique, type ApiResponse } from '../support/api.ts';
+import { useApi } from '../support/fixture.ts';
+
+// decisions.md, "Slugs (refined)": NFKD titles, `untitled` for letters that spell nothing in
+// ASCII, tags without letters dropped, and creates of one title at once that all succeed.
+
+const api = useApi({ users: ['alice', 'bob', 'carol', 'dave'] });
+const { alice, bob, carol, dave } = api.users;
+const writers = [alice, bob, carol, dave];
+
+const slugsOf = (responses: ApiResponse[]) => responses.map((response) => String((response.body as { slug?: unknown }).slug));
+
+describe('slugs from titles', () => {
+  it.each([
+    ['ﬁle sharing', 'file-sharing'],
+    ['ＡＢＣ test', 'abc-test'],
+    ['Café crème', 'cafe-creme'],
+    ['Привет мир', 'privet-mir'],
+  ])('makes the slug of %j from its NFKD form: %s', async (title, slug) => {
+    const marker = unique('').toLowerCase();
+    const response = await alice.api.post('/posts', { json: { title: `${title} ${marker}`, description: 'd' } });
+    expect(response.status, response.text).toBe(201);
+    expect(response.body.slug).toBe(`${slug}-${marker}`);
+    expect((await alice.api.get(`/posts/detail/${slug}-${marker}`)).body.title).toBe(`${title} ${marker}`);
+  });
+
+  it('gives a title of letters the slug library cannot spell the slug "untitled", then "untitled-N"', async () => {
+    const first = await alice.api.post('/posts', { json: { title: '日本語', description: 'd', publish: true } });
+    const second = await bob.api.post('/posts', { form: { title: '한국어 제목', description: 'd' } });
+    expect(first.status, first.text).toBe(201);
+    expect(second.status, second.text).toBe(201);
+    expect(first.body.slug).toMatch(/^untitled(-\d+)?$/);
+    expect(second.body.slug).toMatch(/^untitled(-\d+)?$/);
+    expect(second.body.slug).not.toBe(first.body.slug);
+    const detail = await alice.api.get(`/posts/detail/${first.body.slug}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.title).toBe('日本語');
+  });
+
+  it('still refuses a title with no letter or digit at all', async () => {
+    const response = await alice.api.post('/posts', { form: { title: '!!! 🎉 ???', description: 'd' } });
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.body)).toEqual(['title']);
+  });
+
+  it('drops a tag title with no letter or digit like an empty part', async () => {
+    const python = unique('Python');
+    const response = await alice.api.post('/posts', { form: { title: unique('Tagged '), description: 'd', tags: `${python}, !!!, , 🎉` } });
+    expect(response.status, response.text).toBe(201);
+    expect(response.body.tags).toEqual([python]);
+  });
+
+  it('gives a tag of CJK letters the tag slug "untitled"-something', async () => {
+    const title = `標籤${unique('').slice(0, 4).replace(/[0-9a-f]/g, (c) => '零一二三四五六七八九甲乙丙丁戊己'[parseInt(c, 16)]!)}`;
+    const response = await alice.api.post('/tags', { form: { title } });
+    expect(response.status, response.text).toBe(201);
+    expect(response.body.slug).toMatch(/^untitled(-\d+)?$/);
+  });
+});
+
+describe('creates of one title at once', () => {
+  it('answers 201 to 40 parallel creates of one title, each under its own slug', async () => {
+    const title = unique('Same Title ');
+    const base = title.toLowerCase().replace(/ /g, '-');
+    const totalPosts = async () => Promise.all(writers.map(async (writer) => Number((await alice.api.get(`/users/detail/${writer.username}`)).body.total_posts)));
+    const before = await totalPosts();
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, n) => writers[n % writers.length]!.api.post('/posts', { form: { title, description: `copy ${n}`, publish: 'true' } })),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(40).fill(201));
+    const slugs = slugsOf(responses);
+    expect(new Set(slugs).size).toBe(40);
+    for (const slug of slugs) expect(slug).toMatch(new RegExp(`^${base}(-\\d+)?$`));
+    expect(slugs).toContain(base);
+    // Each slug answers the post that was created under it.
+    const details = await Promise.all(slugs.map((slug) => alice.api.get(`/posts/detail/${slug}`)));
+    expect(details.map((detail) => detail.status)).toEqual(Array(40).fill(200));
+    expect(new Set(details.map((detail) => detail.body.description)).size).toBe(40);
+    // The authors' counters counted every one (ten each).
+    const after = await totalPosts();
+    expect(after.map((total, n) => total - before[n]!)).toEqual([10, 10, 10, 10]);
+  });
+
+  it('answers 201 to 40 parallel creates of one title by one author', async () => {
+    const title = unique('One Author ');
+    const responses = await Promise.all(Array.from({ length: 40 }, (_, n) => dave.api.post('/posts', { json: { title, description: `copy ${n}`, publish: true } })));
+    expect(responses.map((response) => response.status)).toEqual(Array(40).fill(201));
+    expect(new Set(slugsOf(responses)).size).toBe(40);
+  });
+
+  it('answers 201 to parallel tag creates whose titles share a slug base, each under its own slug', async () => {
+    const stem = unique('Lang');
+    const titles = ['', '!', '?', '.', '+', '++', '#', '*', ' !', ' ?', ' +', ' #'].map((mark) => `${stem}${mark}`);
+    const responses = await Promise.all(titles.map((title, n) => writers[n % writers.length]!.api.post('/tags', { form: { title } })));
+    expect(responses.map((response) => response.status)).toEqual(Array(titles.length).fill(201));
+    expect(new Set(slugsOf(responses)).size).toBe(titles.length);
+    for (const [n, response] of responses.entries()) expect(response.body.title).toBe(titles[n]);
+  });
+});
