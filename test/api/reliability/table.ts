@@ -69,7 +69,7 @@ export interface InvariantOptions {
 }
 
 // FEED#: the feeds' removal items (lib/feed/removals.ts), written by deletes and unpublishes.
-const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#', 'USERNAME#', 'LIMIT#', 'SETTING#', 'VOTE#', 'FAVORITE#'];
+const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#', 'USERNAME#', 'LIMIT#', 'SETTING#', 'VOTE#', 'FAVORITE#', 'SLUGTICKETS#'];
 
 /**
  * Recomputes every counter from the base items and checks every link, claim and index key of the
