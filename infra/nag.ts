@@ -37,6 +37,11 @@ export const ACKNOWLEDGMENT_REASONS = {
   cursorSecretRotation:
     'The secret only seals the cursors of list pages (lib/db/cursor.ts): rotating it makes every cursor in flight an ' +
     'invalid page, and the functions read it once per cold start. Rotate it by hand when needed (docs/deploy.md), not on a schedule.',
+  alarmTopicEncryption:
+    "The alarm topic carries CloudWatch's alarm notifications (alarm name, state, reason, metric values), no data of the " +
+    "service or its users. CloudWatch cannot publish to a topic encrypted with SNS's AWS managed key (alias/aws/sns): its key " +
+    'policy does not let cloudwatch.amazonaws.com use it, so the alarms would fail to notify. A customer managed key for ' +
+    'this alone would be a monthly cost for nothing secret; the topic refuses requests without TLS (SNS3 is met).',
 } as const;
 
 /** The id cdk-nag gives a wildcard finding on `<table arn>/index/*`. */
@@ -81,4 +86,9 @@ export function acknowledgeOnFailureQueue(queue: IConstruct): void {
 /** The cursor secret, rotated by hand (a scheduled rotation would break the cursors in flight). */
 export function acknowledgeCursorSecretRotation(secret: IConstruct): void {
   Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: ACKNOWLEDGMENT_REASONS.cursorSecretRotation });
+}
+
+/** The alarm topic, left unencrypted at rest (CloudWatch cannot use SNS's AWS managed key). */
+export function acknowledgeAlarmTopicEncryption(topic: IConstruct): void {
+  Validations.of(topic).acknowledge({ id: 'AwsSolutions-SNS2', reason: ACKNOWLEDGMENT_REASONS.alarmTopicEncryption });
 }

@@ -44,6 +44,26 @@ export interface DeploySettings {
    * (the functions' SITE_URL). Unset: the feed links to the API's own post detail.
    */
   siteUrl: string | undefined;
+  /**
+   * Where the alarms are mailed: an email subscription of the alarm topic (infra/monitoring.ts),
+   * which the address must confirm. Unset: the topic exists without a subscription.
+   */
+  alarmEmail: string | undefined;
+  /** The API's 5xx responses, in percent of its requests over 5 minutes, that count toward its alarm. */
+  errorRateAlarmPercent: number;
+  /** The p99 latency in ms (over 5 minutes, 15 minutes in a row) that raises a route's latency alarm. */
+  latencyP99AlarmMs: number;
+  /**
+   * API Gateway's detailed metrics (per route), with a p99 latency alarm per route; off: one
+   * p99 latency alarm for the whole API. Detailed metrics are billed as custom metrics.
+   */
+  routeMetrics: boolean;
+  /** A function's errors (crashes, timeouts) in 5 minutes that raise its alarm. */
+  functionErrorsAlarmCount: number;
+  /** Throttled requests of the table and its indexes (reads or writes) in 5 minutes that raise an alarm. */
+  tableThrottlesAlarmCount: number;
+  /** How far behind the stream consumer may fall, in seconds (the stream's iterator age), before its alarm. */
+  streamIteratorAgeAlarmSeconds: number;
 }
 
 /** Context keys, as written in cdk.json and given with `-c`. */
@@ -58,6 +78,13 @@ export const CONTEXT_KEYS = {
   logRetentionDays: 'logRetentionDays',
   tracing: 'tracing',
   siteUrl: 'siteUrl',
+  alarmEmail: 'alarmEmail',
+  errorRateAlarmPercent: 'errorRateAlarmPercent',
+  latencyP99AlarmMs: 'latencyP99AlarmMs',
+  routeMetrics: 'routeMetrics',
+  functionErrorsAlarmCount: 'functionErrorsAlarmCount',
+  tableThrottlesAlarmCount: 'tableThrottlesAlarmCount',
+  streamIteratorAgeAlarmSeconds: 'streamIteratorAgeAlarmSeconds',
 } as const satisfies Record<keyof DeploySettings, string>;
 
 /** Used for any key the context does not set (cdk.json sets the same values). */
@@ -73,6 +100,13 @@ export const DEFAULT_SETTINGS: DeploySettings = {
   logRetentionDays: RetentionDays.ONE_MONTH,
   tracing: false,
   siteUrl: undefined,
+  alarmEmail: undefined,
+  errorRateAlarmPercent: 5,
+  latencyP99AlarmMs: 2000,
+  routeMetrics: true,
+  functionErrorsAlarmCount: 1,
+  tableThrottlesAlarmCount: 10,
+  streamIteratorAgeAlarmSeconds: 600,
 };
 
 export class SettingsError extends Error {
@@ -212,6 +246,25 @@ function siteAddress(key: string, value: unknown): string | undefined {
   return address;
 }
 
+/** A number, whole or not (a string of one with -c), from min to max. */
+function decimal(key: string, value: unknown, min: number, max: number): number {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isFinite(number) || number < min || number > max) {
+    throw new SettingsError(`Context "${key}" must be a number from ${min} to ${max}, not ${JSON.stringify(value)}.`);
+  }
+  return number;
+}
+
+/** One email address, trimmed; `null`, `""` or `"none"`: unset. */
+function emailAddress(key: string, value: unknown): string | undefined {
+  if (value === null || (typeof value === 'string' && ['', 'none'].includes(value.trim().toLowerCase()))) return undefined;
+  const address = typeof value === 'string' ? value.trim() : '';
+  if (!/^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>".]+$/.test(address)) {
+    throw new SettingsError(`Context "${key}" must be one email address like ops@example.com, not ${JSON.stringify(value)}.`);
+  }
+  return address;
+}
+
 function retention(key: string, value: unknown): RetentionDays {
   const days = integer(key, value, 1, 3653);
   if (!RETENTION_VALUES.has(days)) {
@@ -242,6 +295,13 @@ export function readSettings(node: Pick<Node, 'tryGetContext'>): DeploySettings 
     logRetentionDays: read('logRetentionDays', retention),
     tracing: read('tracing', flag),
     siteUrl: read('siteUrl', siteAddress),
+    alarmEmail: read('alarmEmail', emailAddress),
+    errorRateAlarmPercent: read('errorRateAlarmPercent', (key, value) => decimal(key, value, 0.1, 100)),
+    latencyP99AlarmMs: read('latencyP99AlarmMs', (key, value) => integer(key, value, 50, 30_000)),
+    routeMetrics: read('routeMetrics', flag),
+    functionErrorsAlarmCount: read('functionErrorsAlarmCount', (key, value) => integer(key, value, 1, 10_000)),
+    tableThrottlesAlarmCount: read('tableThrottlesAlarmCount', (key, value) => integer(key, value, 1, 1_000_000)),
+    streamIteratorAgeAlarmSeconds: read('streamIteratorAgeAlarmSeconds', (key, value) => integer(key, value, 60, 86_400)),
   };
   throttleTotals(settings);
   return settings;

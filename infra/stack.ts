@@ -24,6 +24,7 @@ import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { COMMON_PASSWORDS_FILE, COMMON_PASSWORDS_FOLDER, commonPasswordsSourceDirectory } from '#lib/auth/common-passwords.ts';
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
 import { ApiFunction, type BundledFiles } from './api-function.ts';
+import { Monitoring } from './monitoring.ts';
 import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
 import { tableAccess } from './permissions.ts';
 import { SettingsError, throttleTotals, type DeploySettings } from './settings.ts';
@@ -78,7 +79,7 @@ export const STREAM_FAILURE_RETENTION = Duration.days(14);
 /**
  * The whole service: the table, one function per route of lib/routes.ts (plus the fallback that
  * answers 404/405), the HTTP API that routes to them, and the consumer of the table's stream
- * (infra/streams.ts) with its on-failure queue.
+ * (infra/streams.ts) with its on-failure queue; its alarms and dashboard (infra/monitoring.ts).
  */
 export class CommunityPostsStack extends Stack {
   readonly table: Table;
@@ -90,6 +91,8 @@ export class CommunityPostsStack extends Stack {
   readonly streamFailures: Queue;
   /** What seals the cursors of the lists' `Link`s: generated at the first deploy, never in the template. */
   readonly cursorSecret: Secret;
+  /** The alarms, their topic and the dashboard (infra/monitoring.ts). */
+  readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: CommunityPostsStackProps) {
     super(scope, id, props);
@@ -191,6 +194,8 @@ export class CommunityPostsStack extends Stack {
       autoDeploy: true,
       // The stage's default route settings: a throttle for EACH route on its own, not across them.
       throttle: { rateLimit: settings.throttlingRateLimit, burstLimit: settings.throttlingBurstLimit },
+      // Per-route metrics (Method and Resource dimensions), for the per-route latency alarms.
+      ...(settings.routeMetrics ? { detailedMetricsEnabled: true } : {}),
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
@@ -204,13 +209,17 @@ export class CommunityPostsStack extends Stack {
         .filter((construct): construct is CfnRoute => construct instanceof CfnRoute)
         .map((route) => [route.routeKey, route]),
     );
-    // A JSON property (a map by route key), so in CloudFormation's names. Both values each time:
+    // A JSON property (a map by route key), so in CloudFormation's names. Every value each time:
     // a route's settings replace the stage's default ones, they are not merged with them.
-    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number; DetailedMetricsEnabled?: boolean }> = {};
     for (const [routeKey, limits] of Object.entries(settings.routeThrottling)) {
       const route = routes.get(routeKey);
       if (!route) throw new SettingsError(`Context "routeThrottling": the API has no route "${routeKey}".`);
-      routeSettings[routeKey] = { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit };
+      routeSettings[routeKey] = {
+        ThrottlingRateLimit: limits.rateLimit,
+        ThrottlingBurstLimit: limits.burstLimit,
+        ...(settings.routeMetrics ? { DetailedMetricsEnabled: true } : {}),
+      };
       this.stage.node.addDependency(route);
     }
     if (Object.keys(routeSettings).length > 0) (this.stage.node.defaultChild as CfnStage).routeSettings = routeSettings;
@@ -232,6 +241,24 @@ export class CommunityPostsStack extends Stack {
     new CfnOutput(this, 'TableName', {
       description: 'The DynamoDB table (TABLE_NAME for `npm run admin -- --aws ...`)',
       value: this.table.tableName,
+    });
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      settings,
+      api: this.api,
+      stage: this.stage,
+      functions: this.functions,
+      streamConsumer: consumer,
+      table: this.table,
+      streamFailures: this.streamFailures,
+    });
+    new CfnOutput(this, 'DashboardUrl', {
+      description: 'The CloudWatch dashboard of the service',
+      value: this.monitoring.dashboardUrl,
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: `The SNS topic every alarm publishes to${settings.alarmEmail ? ` (mailed to ${settings.alarmEmail} once confirmed)` : ''}: subscribe endpoints to it`,
+      value: this.monitoring.topic.topicArn,
     });
   }
 }

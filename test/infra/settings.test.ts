@@ -43,8 +43,16 @@ describe('deploy settings', () => {
         memorySize: '1024',
         logRetentionDays: '7',
         tracing: 'true',
+        siteUrl: 'https://site.example/',
+        alarmEmail: ' ops@example.com ',
+        errorRateAlarmPercent: '2.5',
+        latencyP99AlarmMs: '1500',
+        routeMetrics: 'false',
+        functionErrorsAlarmCount: '3',
+        tableThrottlesAlarmCount: '50',
+        streamIteratorAgeAlarmSeconds: '300',
       }),
-    ).toEqual({
+    ).toStrictEqual({
       stackName: 'PostsStaging',
       allowedOrigins: ['https://a.example', 'https://b.example:8443'],
       throttlingRateLimit: 10,
@@ -54,6 +62,14 @@ describe('deploy settings', () => {
       memorySize: 1024,
       logRetentionDays: 7,
       tracing: true,
+      siteUrl: 'https://site.example',
+      alarmEmail: 'ops@example.com',
+      errorRateAlarmPercent: 2.5,
+      latencyP99AlarmMs: 1500,
+      routeMetrics: false,
+      functionErrorsAlarmCount: 3,
+      tableThrottlesAlarmCount: 50,
+      streamIteratorAgeAlarmSeconds: 300,
     });
     expect(settingsFrom({ allowedOrigins: ['https://a.example'] }).allowedOrigins).toEqual(['https://a.example']);
     expect(settingsFrom({ allowedOrigins: 'https://a.example,*' }).allowedOrigins).toEqual(['*']);
@@ -70,6 +86,24 @@ describe('deploy settings', () => {
     ['logRetentionDays', '2'],
     ['stackName', ' '],
     ['tracing', 'yes'],
+    ['alarmEmail', 'ops'],
+    ['alarmEmail', 'ops@example'],
+    ['alarmEmail', 'ops@@example.com'],
+    ['alarmEmail', 'a@example.com,b@example.com'],
+    ['alarmEmail', 'Ops <ops@example.com>'],
+    ['alarmEmail', 42],
+    ['errorRateAlarmPercent', '0'],
+    ['errorRateAlarmPercent', '101'],
+    ['errorRateAlarmPercent', 'five'],
+    ['errorRateAlarmPercent', '5%'],
+    ['latencyP99AlarmMs', '1.5'],
+    ['latencyP99AlarmMs', '10'],
+    ['latencyP99AlarmMs', '30001'],
+    ['routeMetrics', 'on'],
+    ['functionErrorsAlarmCount', '0'],
+    ['tableThrottlesAlarmCount', '-1'],
+    ['streamIteratorAgeAlarmSeconds', '30'],
+    ['streamIteratorAgeAlarmSeconds', '86401'],
   ])('refuses %s=%j', (key, value) => {
     expect(() => settingsFrom({ [key]: value })).toThrow(SettingsError);
   });
@@ -278,11 +312,13 @@ describe('throttling in the template', () => {
     const stages = resources.filter(([, resource]) => resource.Type === 'AWS::ApiGatewayV2::Stage');
     expect(stages).toHaveLength(1);
     const [, stage] = stages[0]!;
-    expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 11, ThrottlingBurstLimit: 13 });
+    // With the per-route metrics of the latency alarms (routeMetrics, on by default), in each
+    // route's settings too: they replace the stage's default ones, not merge with them.
+    expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 11, ThrottlingBurstLimit: 13, DetailedMetricsEnabled: true });
     expect(stage.Properties.RouteSettings).toEqual({
-      'POST /api/v1/login': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 3 },
-      'GET /api/v1/posts': { ThrottlingRateLimit: 40, ThrottlingBurstLimit: 80 },
-      '$default': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 5 },
+      'POST /api/v1/login': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 3, DetailedMetricsEnabled: true },
+      'GET /api/v1/posts': { ThrottlingRateLimit: 40, ThrottlingBurstLimit: 80, DetailedMetricsEnabled: true },
+      '$default': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 5, DetailedMetricsEnabled: true },
     });
     // API Gateway refuses route settings for a route that does not exist yet: the stage waits.
     const routeIds = new Map(

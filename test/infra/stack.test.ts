@@ -584,9 +584,12 @@ describe('api', () => {
     const stage = stages[0]![1].Properties;
     expect(stage.StageName).toBe('$default');
     expect(stage.AutoDeploy).toBe(true);
+    // Per-route metrics for the per-route latency alarms (cdk.json's routeMetrics: true).
+    expect(CONTEXT.routeMetrics).toBe(true);
     expect(stage.DefaultRouteSettings).toEqual({
       ThrottlingRateLimit: CONTEXT.throttlingRateLimit,
       ThrottlingBurstLimit: CONTEXT.throttlingBurstLimit,
+      DetailedMetricsEnabled: true,
     });
     expect(JSON.parse(stage.AccessLogSettings.Format)).toEqual(ACCESS_LOG_FIELDS);
     expect(stage.AccessLogSettings.Format).toContain('$context.requestId');
@@ -604,7 +607,9 @@ describe('api', () => {
     expect(throttles.length).toBeGreaterThan(0);
     const [, stage] = ofType('AWS::ApiGatewayV2::Stage')[0]! as [string, Resource & { DependsOn?: string[] }];
     expect(stage.Properties.RouteSettings).toEqual(
-      Object.fromEntries(throttles.map(([key, limits]) => [key, { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit }])),
+      Object.fromEntries(
+        throttles.map(([key, limits]) => [key, { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit, DetailedMetricsEnabled: true }]),
+      ),
     );
     // API Gateway refuses route settings for a route it does not have yet.
     for (const [key] of throttles) expect(stage.DependsOn, key).toContain(routeIds().get(key));
@@ -657,6 +662,8 @@ describe('checks', () => {
       'AwsSolutions-SQS3': ACKNOWLEDGMENT_REASONS.onFailureQueue,
       // The cursor secret, rotated by hand.
       'AwsSolutions-SMG4': ACKNOWLEDGMENT_REASONS.cursorSecretRotation,
+      // The alarm topic, which CloudWatch could not publish to with SNS's AWS managed key.
+      'AwsSolutions-SNS2': ACKNOWLEDGMENT_REASONS.alarmTopicEncryption,
     });
   });
 
