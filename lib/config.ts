@@ -154,14 +154,26 @@ export function runConcurrentInvocations(max: number): void {
 }
 
 /**
+ * The AWS SDK's switch for its 9-line warning, on every client it builds under Node.js < 22, that
+ * later SDK versions will need Node.js 22. The functions run on Node.js 22 in Lambda; the local
+ * tools may run on Node.js 20, where the warning says nothing the operator can act on.
+ */
+const SDK_NODE_WARNING_VARIABLE = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
+
+/** Turns that warning off in this process (each script's first import, scripts/local/tool.ts). */
+export function silenceSdkNodeVersionWarning(): void {
+  env[SDK_NODE_WARNING_VARIABLE] = 'true';
+}
+
+/**
  * The environment for a child process of the local tools: this process's, with `extra` over it,
- * and the AWS SDK's Node.js version warning off (the tools run on Node 20; Lambda runs Node 22).
- * Not this process's concurrent invocations: a child that runs handlers installs its own store.
+ * and the AWS SDK's Node.js version warning off. Not this process's concurrent invocations: a
+ * child that runs handlers installs its own store.
  */
 export function childEnvironment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const inherited = { ...env };
   delete inherited[CONCURRENCY_VARIABLE];
-  return { ...inherited, ...extra, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+  return { ...inherited, ...extra, [SDK_NODE_WARNING_VARIABLE]: 'true' };
 }
 
 /** The command search path alone: for a child that must see nothing else of this environment. */
@@ -196,6 +208,16 @@ export function localSettings() {
     /** The DynamoDB endpoint the local tools use by default. */
     defaultDynamodbEndpoint: `http://127.0.0.1:${dynamodbPort}`,
   };
+}
+
+/**
+ * The settings of the local tools that this environment sets (PORT, DYNAMODB_PORT,
+ * DYNAMODB_ENDPOINT, TABLE_NAME), by name: what `npm start` repeats in the commands it suggests,
+ * so that `npm run seed` and the admin CLI reach the same API and table.
+ */
+export function localToolVariables(): Record<string, string> {
+  const names = ['PORT', 'DYNAMODB_PORT', 'DYNAMODB_ENDPOINT', 'TABLE_NAME'];
+  return Object.fromEntries(names.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
 }
 
 /** Sets each of these environment settings that is unset or empty (the local tools' defaults). */

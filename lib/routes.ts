@@ -7,7 +7,7 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
 export interface Route {
   method: Exclude<HttpMethod, 'HEAD'>;
-  /** Path under API_PREFIX, with `{name}` parameters as API Gateway writes them. */
+  /** Path under API_PREFIX, with `{name}` parameters as API Gateway writes them; '' is API_PREFIX itself. */
   path: string;
   handler: string;
   /**
@@ -58,7 +58,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/posts/detail/{slug}/favorite', handler: 'posts/favorite/add', access: 'read-write' },
   { method: 'DELETE', path: '/posts/detail/{slug}/favorite', handler: 'posts/favorite/remove', access: 'read-write' },
   { method: 'GET', path: '/users/detail/{username}/favorites', handler: 'users/favorites', access: 'read', paged: true },
-  // The API's own documentation: the OpenAPI document, and the Swagger UI page with its assets.
+  // The API's own documentation: an index at the API's root URL (links to the rest), the OpenAPI
+  // document, and the Swagger UI page with its assets.
+  { method: 'GET', path: '', handler: 'docs/index', access: 'none', public: true },
   { method: 'GET', path: '/openapi.json', handler: 'docs/openapi', access: 'none', public: true },
   { method: 'GET', path: '/docs', handler: 'docs/page', access: 'none', public: true },
   { method: 'GET', path: '/docs/{asset}', handler: 'docs/asset', access: 'none', public: true },
@@ -117,8 +119,10 @@ export type RouteMatch =
 
 /** Resolves a full path (with API_PREFIX) and a method against the route table. */
 export function matchRoute(method: string, fullPath: string): RouteMatch {
-  if (!fullPath.startsWith(`${API_PREFIX}/`)) return { kind: 'not-found' };
-  const path = routingPath(fullPath.slice(API_PREFIX.length));
+  if (fullPath !== API_PREFIX && !fullPath.startsWith(`${API_PREFIX}/`)) return { kind: 'not-found' };
+  // `/api/v1/` is the index's path too: one trailing slash does not count.
+  const rest = fullPath.slice(API_PREFIX.length);
+  const path = rest === '/' ? '' : routingPath(rest);
   const allowed: HttpMethod[] = [];
   for (const route of ROUTES) {
     const params = matchPath(route.path, path);

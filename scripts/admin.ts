@@ -1,3 +1,4 @@
+import './local/tool.ts';
 import { AccountError } from '#lib/auth/account.ts';
 import { describeFailure, run, UsageError, USAGE } from './admin/run.ts';
 

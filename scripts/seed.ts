@@ -1,3 +1,4 @@
+import './local/tool.ts';
 import { localSettings, useDefaults } from '#lib/config.ts';
 import { describeFailure } from './admin/run.ts';
 import { describeSeed, seed, SeedError } from './seed/run.ts';

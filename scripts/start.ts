@@ -1,13 +1,44 @@
+import './local/tool.ts';
 import { startEmulator, type Emulator } from './local/dynamodb-local.ts';
 import { ensureTable } from './local/ensure-table.ts';
+import { nextFreePort, portHolder, type PortHolder } from './local/ports.ts';
 import { startServer } from './local/server.ts';
 import { startStreamPollers, type StreamPollers } from './local/stream-poller.ts';
-import { awsRegion, dynamodbEndpoint, localSettings, tableName, useDefaults, useTable } from '#lib/config.ts';
+import { awsRegion, dynamodbEndpoint, localSettings, localToolVariables, tableName, useDefaults, useTable } from '#lib/config.ts';
+import { API_PREFIX } from '#lib/routes.ts';
+import { anyUserCreated } from '#lib/users/any.ts';
 
 // `npm start`: DynamoDB Local (unless DYNAMODB_ENDPOINT is set), the table, the API behind the
 // local gateway and IAM guard, and the table's stream consumer fed by the stream poller
 // (docs/streams.md). `npm start -- --bundles` runs the bundles `npm run synth` wrote to cdk.out
 // instead of the sources, on LAMBDA_NODE (a Node.js 22 binary) when set.
+
+/** `PORT=3001 npm run seed`: a command with the settings this `npm start` was given, so it reaches the same API and table. */
+function command(text: string, settings: Record<string, string>): string {
+  return [...Object.entries(settings).map(([name, value]) => `${name}=${value}`), text].join(' ');
+}
+
+/** Why `npm start` cannot have a port it needs, and what to do; undefined when the port is free. */
+async function portProblem(port: number, variable: 'PORT' | 'DYNAMODB_PORT', settings: Record<string, string>): Promise<string | undefined> {
+  const holder: PortHolder = await portHolder(port, API_PREFIX);
+  if (holder.kind === 'free') return undefined;
+  const other = await nextFreePort(port);
+  const elsewhere = command('npm start', { ...settings, [variable]: String(other ?? port + 1) });
+  const purpose = variable === 'PORT' ? 'serves the API' : 'runs DynamoDB Local';
+  switch (holder.kind) {
+    case 'dynamodb-local':
+      return [
+        `Port ${port} (${variable}), where npm start ${purpose}, is taken by another DynamoDB Local${holder.tables.length > 0 ? ` (tables: ${holder.tables.join(', ')})` : ''}, perhaps one an earlier npm start left behind.`,
+        'npm start runs its own and does not silently serve another one\'s data. Stop that one, or:',
+        `  use it:          ${command('npm start', { ...settings, DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}` })}`,
+        `  run a new one:   ${elsewhere}`,
+      ].join('\n');
+    case 'this-api':
+      return `Port ${port} (${variable}), where npm start ${purpose}, is taken by this API: another npm start is running. Stop it, or run this one elsewhere: ${elsewhere}`;
+    default:
+      return `Port ${port} (${variable}), where npm start ${purpose}, is in use by another program. Stop it, or choose another port: ${elsewhere}`;
+  }
+}
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -18,14 +49,25 @@ async function main(): Promise<void> {
   }
   const bundles = args.includes('--bundles');
   const { port, dynamodbPort, inMemory, accessLog, lambdaNode } = localSettings();
+  const settings = localToolVariables();
   useDefaults({ AWS_REGION: 'us-east-1' });
 
-  let emulator: Emulator | undefined;
+  // Both ports first, before anything starts: a taken one is the operator's to resolve.
   const given = dynamodbEndpoint();
+  const problems = (await Promise.all([given ? undefined : portProblem(dynamodbPort, 'DYNAMODB_PORT', settings), portProblem(port, 'PORT', settings)])).filter(Boolean);
+  if (problems.length > 0) {
+    console.error(problems.join('\n\n'));
+    process.exit(1);
+  }
+
+  let emulator: Emulator | undefined;
   if (!given) {
     emulator = await startEmulator({ port: dynamodbPort, ...(inMemory ? {} : { dbPath: '.data' }) });
     useTable({ endpoint: emulator.endpoint });
     console.log(`DynamoDB Local on ${emulator.endpoint} (${inMemory ? 'in memory' : 'data in .data/'})`);
+    if (!emulator.loopbackOnly) {
+      console.log(`  (listening on every network interface: this Java lacks the jdk.compiler module that binds it to 127.0.0.1; install a full JDK or JRE to keep it local)`);
+    }
   } else {
     console.log(`Using DynamoDB at ${given}`);
   }
@@ -48,6 +90,7 @@ async function main(): Promise<void> {
     if (process.ppid !== parent) void stop(0);
   }, 1000).unref();
 
+  let hasUsers: boolean;
   try {
     if (await ensureTable(tableName())) console.log(`Created table ${tableName()}`);
     server = await startServer({
@@ -58,6 +101,7 @@ async function main(): Promise<void> {
         : {}),
     });
     streams = await startStreamPollers({ server, tableName: tableName(), region: awsRegion() });
+    hasUsers = await anyUserCreated();
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     await stop(1);
@@ -67,7 +111,10 @@ async function main(): Promise<void> {
   for (const source of server.deployment.eventSources) {
     console.log(`Stream consumer ${source.functionName} reading ${source.streamArn} from LATEST (batches of ${source.batchSize})`);
   }
-  console.log('Create an account: npm run admin -- create-user --username alice --password "choose-one"');
+  console.log(`Docs:       ${server.url}/docs (the index of the endpoints: ${server.url})`);
+  console.log(`Demo data:  ${command('npm run seed', settings)}   (users, tags and posts; prints the logins)`);
+  if (!hasUsers) console.log(`No user yet: ${command('npm run admin -- create-user --username alice', settings)}   (asks for the password)`);
+  console.log('Ctrl+C stops it.');
 }
 
 main().catch((error: unknown) => {

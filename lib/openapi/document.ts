@@ -572,6 +572,15 @@ const OPERATIONS: Record<string, OperationSpec> = {
     success: paged('posts', 'Post', EXAMPLE_POST),
     notFound: 'NotFoundOrInvalidPage',
   },
+  'docs/index': {
+    operationId: 'getApiIndex',
+    tag: 'Documentation',
+    summary: 'Index of the API',
+    description: 'The URLs of the docs page and of this document, and every endpoint (method, path, summary, whether it needs a token). URLs use the host the request was sent to.',
+    success: { '200': { description: 'The index.', content: json(ref('ApiIndex')) } },
+    readsBody: false,
+    database: false,
+  },
   'docs/openapi': {
     operationId: 'getOpenApiDocument',
     tag: 'Documentation',
@@ -697,6 +706,11 @@ export function serverUrlOf(headers: Record<string, string | undefined>): string
   return `${proto}://${host}${API_PREFIX}`;
 }
 
+/** A route's key in the document's paths: OpenAPI paths start with `/`, so the API's root is `/`. */
+export function openApiPath(route: Pick<Route, 'path'>): string {
+  return route.path || '/';
+}
+
 /**
  * The document. `serverUrl` is the API's base URL (`.../api/v1`); the default, `/api/v1`, is
  * relative to wherever the document was fetched from.
@@ -704,7 +718,7 @@ export function serverUrlOf(headers: Record<string, string | undefined>): string
 export function openApiDocument(serverUrl: string = API_PREFIX): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const route of ROUTES) {
-    const item = (paths[route.path] ??= {});
+    const item = (paths[openApiPath(route)] ??= {});
     const get = operation(route);
     for (const method of routeMethods(route)) {
       item[method.toLowerCase()] =
@@ -724,7 +738,7 @@ export function openApiDocument(serverUrl: string = API_PREFIX): JsonObject {
       { name: 'Posts', description: 'Posts with Markdown bodies; drafts are seen only by their authors.' },
       { name: 'Votes', description: 'One vote per user and post, up or down.' },
       { name: 'Favorites', description: "Posts a user keeps as favorites, and a user's list of them." },
-      { name: 'Documentation', description: 'This document and its interactive page.' },
+      { name: 'Documentation', description: 'The index of the API, this document and its interactive page.' },
     ],
     security: [{ tokenAuth: [] }],
     paths,

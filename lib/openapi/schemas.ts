@@ -235,6 +235,32 @@ export const SCHEMAS: Record<string, Schema> = {
     properties: { favorited: { type: 'boolean' }, total_favorites: counter },
     additionalProperties: false,
   },
+  ApiIndex: {
+    type: 'object',
+    description: 'Where the documentation is, and every endpoint.',
+    required: ['name', 'version', 'docs', 'openapi', 'endpoints'],
+    properties: {
+      name: { type: 'string' },
+      version: { type: 'string' },
+      docs: { type: 'string', description: 'The interactive reference (Swagger UI).' },
+      openapi: { type: 'string', description: 'The OpenAPI document.' },
+      endpoints: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['method', 'path', 'summary', 'token'],
+          properties: {
+            method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'DELETE'] },
+            path: { type: 'string', description: 'With the `{name}` parameters of the OpenAPI document.' },
+            summary: { type: 'string' },
+            token: { type: 'boolean', description: 'Whether it needs `Authorization: Token <token>`.' },
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+    additionalProperties: false,
+  },
   OpenApiDocument: {
     type: 'object',
     required: ['openapi', 'info', 'paths'],

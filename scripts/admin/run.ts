@@ -4,21 +4,24 @@ import { createUser } from '#lib/auth/create-account.ts';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { reactivateUser } from '#lib/auth/reactivate.ts';
 import { setPassword } from '#lib/auth/set-password.ts';
-import { dynamodbEndpoint, localSettings, signupClosedByDeployment, tableName, useAwsEndpoint, useDefaults } from '#lib/config.ts';
+import { awsRegion, dynamodbEndpoint, localSettings, signupClosedByDeployment, tableName, useAwsEndpoint, useDefaults } from '#lib/config.ts';
 import { NotFound } from '#lib/http/errors.ts';
-import { setFeatured } from '#lib/posts/feature.ts';
+import { DraftNotFeatured, setFeatured } from '#lib/posts/feature.ts';
 import { setSignupClosed } from '#lib/users/signup-setting.ts';
+import { promptHidden } from './prompt.ts';
 
 // The administrator commands: account and moderation tasks that have no API endpoint.
 
 export const USAGE = `Usage: npm run admin -- [--aws] <command> [options]
 
 Commands:
-  create-user --username U (--password P | --password-stdin | --no-password)
-                              create an account; --no-password makes a third-party login
-                              account that cannot log in until a password is set
-  set-password --username U (--password P | --password-stdin)
-                              set or change a password (the user's tokens stop working)
+  create-user --username U [--password-stdin | --password P | --no-password]
+                              create an account; without a password option the password is
+                              asked for (hidden) at the terminal; --no-password makes a
+                              third-party login account that cannot log in until a password is set
+  set-password --username U [--password-stdin | --password P]
+                              set or change a password (the user's tokens stop working); a
+                              deactivated account still cannot log in until reactivate-user
   deactivate-user --username U
                               hide the user from lists, refuse logins, revoke tokens
   reactivate-user --username U
@@ -26,13 +29,19 @@ Commands:
   close-signup                refuse sign-ups (POST /users answers 403) until reopened
   open-signup                 accept sign-ups again (unless the deployment sets SIGNUP=closed)
   feature-post --slug S [--off]
-                              mark a post as featured (or not, with --off)
+                              mark a published post as featured (or not, with --off)
 
 Options:
-  --aws        use the real AWS endpoint and credentials of the environment (TABLE_NAME,
-               AWS_REGION); without it the local emulator at DYNAMODB_ENDPOINT or
-               http://127.0.0.1:$DYNAMODB_PORT (default 8000) is used
+  --password-stdin  read the password from standard input (one line), e.g. from a password
+                    manager; --password P works too, but npm prints the command line, the
+                    password with it, and the shell keeps it in its history
+  --aws        use the real AWS endpoint and the AWS credentials of the environment (AWS_PROFILE
+               or AWS_ACCESS_KEY_ID...), the table TABLE_NAME in the region AWS_REGION (the
+               stack's; default us-east-1); without it the local emulator at DYNAMODB_ENDPOINT
+               or http://127.0.0.1:$DYNAMODB_PORT (default 8000) is used
   -h, --help   show this text
+
+Exit status: 0 done, 1 refused or failed, 2 bad usage.
 `;
 
 export class UsageError extends Error {}
@@ -52,16 +61,36 @@ function required(value: string | undefined, flag: string): string {
   return value;
 }
 
-async function password(values: { password?: string; 'password-stdin'?: boolean }): Promise<string | undefined> {
-  const given = values['password-stdin'] ? await readStdin() : values.password;
+/**
+ * The password of create-user and set-password: from --password-stdin or --password, else asked
+ * for (hidden, twice) when standard input is a terminal; undefined when none of these applies.
+ */
+async function password(values: { password?: string; 'password-stdin'?: boolean; 'no-password'?: boolean }): Promise<string | undefined> {
+  if (values['password-stdin'] && values.password !== undefined) throw new UsageError('Give --password or --password-stdin, not both.');
+  let given = values['password-stdin'] ? await readStdin() : values.password;
+  if (given === undefined && !values['no-password'] && process.stdin.isTTY) {
+    given = await promptHidden('Password: ');
+    if (given.length > 0 && (await promptHidden('Password (again): ')) !== given) throw new AccountError('The two passwords differ; nothing was changed.');
+  }
   if (given !== undefined && given.length === 0) throw new UsageError('The password may not be empty.');
   return given;
 }
 
+/** parseArgs lets a repeated option's last value win silently; the CLI refuses it instead. */
+function refuseRepeats(tokens: { kind: string; name?: string; rawName?: string }[]): void {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === undefined) continue;
+    if (seen.has(token.name)) throw new UsageError(`${token.rawName ?? `--${token.name}`} is given more than once.`);
+    seen.add(token.name);
+  }
+}
+
 export async function run(argv: string[]): Promise<string> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals, tokens } = parseArgs({
     args: argv,
     allowPositionals: true,
+    tokens: true,
     options: {
       aws: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -73,8 +102,11 @@ export async function run(argv: string[]): Promise<string> {
       off: { type: 'boolean' },
     },
   });
-  const [command] = positionals;
-  if (values.help || !command) return USAGE;
+  refuseRepeats(tokens);
+  const [command, ...extra] = positionals;
+  if (values.help) return USAGE;
+  if (!command) throw new UsageError('No command given.');
+  if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}".`);
   if (values.aws) useAwsEndpoint();
   else useDefaults({ DYNAMODB_ENDPOINT: localSettings().defaultDynamodbEndpoint });
 
@@ -83,7 +115,7 @@ export async function run(argv: string[]): Promise<string> {
       const username = required(values.username, '--username');
       const secret = await password(values);
       if ((secret === undefined) === !values['no-password']) {
-        throw new UsageError('Give exactly one of --password, --password-stdin or --no-password.');
+        throw new UsageError('Give exactly one of --password-stdin, --password or --no-password (or run it at a terminal to be asked).');
       }
       const user = await createUser(username, secret ?? null);
       return `Created user "${user.username}" (id ${user.id})${secret === undefined ? ' without a password' : ''} in table ${tableName()}.`;
@@ -91,8 +123,12 @@ export async function run(argv: string[]): Promise<string> {
     case 'set-password': {
       const username = required(values.username, '--username');
       const secret = await password(values);
-      if (secret === undefined) throw new UsageError('--password or --password-stdin is required.');
-      await setPassword(username, secret);
+      if (values['no-password']) throw new UsageError('--no-password is an option of create-user only.');
+      if (secret === undefined) throw new UsageError('--password-stdin or --password is required (or run it at a terminal to be asked).');
+      const { active } = await setPassword(username, secret);
+      if (!active) {
+        return `Password set for "${username}", but the account is deactivated: its logins stay refused until \`npm run admin -- reactivate-user --username ${username}\`.`;
+      }
       return `Password set for "${username}".`;
     }
     case 'deactivate-user': {
@@ -114,10 +150,11 @@ export async function run(argv: string[]): Promise<string> {
     case 'feature-post': {
       const slug = required(values.slug, '--slug');
       try {
-        const post = await setFeatured(slug, !values.off);
-        return `Post "${post.slug}" is ${post.is_featured ? 'featured' : 'not featured'}.`;
+        const post = await setFeatured(slug, !values.off, { refuseDrafts: true });
+        return `Post "${post.slug}" is ${post.is_featured ? 'featured' : 'not featured'}${post.publish ? '' : ' (it is a draft)'}.`;
       } catch (error) {
         if (error instanceof NotFound) throw new AccountError(`There is no post "${slug}".`);
+        if (error instanceof DraftNotFeatured) throw new AccountError(error.message);
         throw error;
       }
     }
@@ -128,6 +165,13 @@ export async function run(argv: string[]): Promise<string> {
 
 export function describeFailure(error: unknown): string {
   const name = (error as { name?: string }).name ?? '';
+  if (name === 'CredentialsProviderError') {
+    return (
+      'No AWS credentials were found for --aws. Give the environment some, e.g. AWS_PROFILE=NAME (after `aws configure` or ' +
+      '`aws sso login --profile NAME`) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, with AWS_REGION set to the stack\'s region ' +
+      `(now ${awsRegion()}). Check them with \`aws sts get-caller-identity\`.`
+    );
+  }
   if (name === 'ResourceNotFoundException') return `The table "${tableName()}" does not exist at this endpoint. Start the local stack with \`npm start\` or set TABLE_NAME.`;
   const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'ECONNREFUSED' || name === 'TimeoutError') {

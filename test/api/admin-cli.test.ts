@@ -19,11 +19,11 @@ interface CliResult {
 
 const api = useApi();
 
-function admin(args: string[], stdin?: string): Promise<CliResult> {
+function admin(args: string[], stdin?: string, env: NodeJS.ProcessEnv = childEnvironment({ TABLE_NAME: api.table })): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(TSX, ['scripts/admin.ts', ...args], {
       cwd: ROOT,
-      env: childEnvironment({ TABLE_NAME: api.table }),
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -65,6 +65,77 @@ describe('admin CLI', () => {
 
     expect(missingPasswordChoice.code).toBe(2);
     expect(missingPasswordChoice.stderr).toContain('--password');
+  });
+
+  it('exits 2 without a command, on a repeated option and on contradictory password options, changing nothing', async () => {
+    const user = await api.user('repeat');
+    const [none, repeated, both, stray] = await Promise.all([
+      admin([]),
+      admin(['set-password', '--username', user.username, '--password', 'first choice', '--password', 'second choice']),
+      admin(['set-password', '--username', user.username, '--password', 'first choice', '--password-stdin'], 'second choice\n'),
+      admin(['deactivate-user', user.username]),
+    ]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('No command given.');
+    expect(none.stderr).toContain('Usage:');
+    expect(repeated.code).toBe(2);
+    expect(repeated.stderr).toContain('--password is given more than once.');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('Give --password or --password-stdin, not both.');
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain(`Unexpected argument "${user.username}".`);
+    expect((await login(user.username, user.password)).status).toBe(200);
+    expect((await user.api.get('/auth')).status).toBe(200);
+  });
+
+  it('asks for the password at a terminal, without echoing it, twice', async () => {
+    const username = unique('cliprompt');
+    // `script` gives the CLI a terminal; the answers are typed once each prompt is shown.
+    const command = `${TSX} scripts/admin.ts create-user --username ${username}`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: childEnvironment({ TABLE_NAME: api.table }), stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    const prompts: string[] = [];
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      for (const prompt of ['Password: ', 'Password (again): ']) {
+        if (output.includes(prompt) && !prompts.includes(prompt)) {
+          prompts.push(prompt);
+          child.stdin.write('typed secret 1\r');
+        }
+      }
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code, output).toBe(0);
+    expect(prompts).toEqual(['Password: ', 'Password (again): ']);
+    expect(output).toMatch(new RegExp(`Created user "${username}"`));
+    expect(output).not.toContain('typed secret');
+    expect((await login(username, 'typed secret 1')).status).toBe(200);
+  });
+
+  it('prints no AWS SDK Node.js version warning', async () => {
+    const env = childEnvironment({ TABLE_NAME: api.table });
+    delete env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
+    const result = await admin(['deactivate-user', '--username', unique('nobody')], undefined, env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('There is no user');
+    expect(result.stderr).not.toContain('NodeVersionSupportWarning');
+  });
+
+  it('--aws without AWS credentials says what to set', async () => {
+    const env = childEnvironment({
+      TABLE_NAME: api.table,
+      AWS_REGION: 'eu-west-1',
+      AWS_CONFIG_FILE: '/nonexistent/config',
+      AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/credentials',
+      AWS_EC2_METADATA_DISABLED: 'true',
+    });
+    for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'AWS_WEB_IDENTITY_TOKEN_FILE']) {
+      delete env[name];
+    }
+    const result = await admin(['--aws', 'close-signup'], undefined, env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('No AWS credentials were found for --aws.');
+    expect(result.stderr).toContain("AWS_REGION set to the stack's region (now eu-west-1)");
   });
 
   it('create-user with --password, --password-stdin and --no-password; set-password', async () => {
@@ -214,6 +285,18 @@ describe('admin CLI', () => {
     expect(unknown.stderr).toContain(`There is no post "${missing}".`);
   });
 
+  it('feature-post refuses a draft, which nobody but its author would see featured', async () => {
+    const author = await api.user('drafter');
+    const created = await author.api.post('/posts', { form: { title: unique('Draft '), description: 'body', publish: 'false' } });
+    expect(created.status).toBe(201);
+    const slug: string = created.body.slug;
+    const refused = await admin(['feature-post', '--slug', slug]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`The post "${slug}" is a draft: publish it before featuring it.`);
+    expect((await author.api.get(`/posts/detail/${slug}`)).body.is_featured).toBe(false);
+    expect((await author.api.get(`/users/detail/${author.username}`)).body.total_featured_posts).toBe(0);
+  });
+
   it('reactivate-user lists the user again and allows their logins; an unknown user fails', async () => {
     const user = await api.user('cliback');
     const deactivated = await admin(['deactivate-user', '--username', user.username]);
@@ -234,6 +317,17 @@ describe('admin CLI', () => {
     expect(list.body.map((profile: { user: string }) => profile.user)).toContain(user.username);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('There is no user');
+  });
+
+  it('set-password on a deactivated user says that logins stay refused until reactivate-user', async () => {
+    const user = await api.user('clidormant');
+    expect((await admin(['deactivate-user', '--username', user.username])).code).toBe(0);
+    const set = await admin(['set-password', '--username', user.username, '--password-stdin'], 'a new secret\n');
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain(`Password set for "${user.username}", but the account is deactivated: its logins stay refused until \`npm run admin -- reactivate-user --username ${user.username}\`.`);
+    expect((await login(user.username, 'a new secret')).body).toEqual(BAD_CREDENTIALS);
+    expect((await admin(['reactivate-user', '--username', user.username])).code).toBe(0);
+    expect((await login(user.username, 'a new secret')).status).toBe(200);
   });
 
   it('close-signup and open-signup close and reopen POST /users at run time', async () => {

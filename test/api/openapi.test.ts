@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DOCS_ASSETS, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
-import { openApiDocument } from '#lib/openapi/document.ts';
+import { openApiDocument, openApiPath } from '#lib/openapi/document.ts';
 import { PAGE_SIZES } from '#lib/http/paging.ts';
 import { POST_LIMITS } from '#lib/posts/limits.ts';
 import { API_PREFIX, ROUTES, routeMethods } from '#lib/routes.ts';
@@ -45,7 +45,7 @@ describe('the document', () => {
 
   it('has an operation for every route of lib/routes.ts, and no other', () => {
     const documented = operations().map(([path, method]) => `${method.toUpperCase()} ${path}`);
-    const routed = ROUTES.flatMap((route) => routeMethods(route).map((method) => `${method} ${route.path}`));
+    const routed = ROUTES.flatMap((route) => routeMethods(route).map((method) => `${method} ${openApiPath(route)}`));
     expect(documented.sort()).toEqual(routed.sort());
   });
 
@@ -66,7 +66,7 @@ describe('the document', () => {
 
   it('asks for the token exactly where the route needs one', () => {
     for (const route of ROUTES) {
-      const op = document.paths[route.path][route.method.toLowerCase()];
+      const op = document.paths[openApiPath(route)][route.method.toLowerCase()];
       const label = `${route.method} ${route.path}`;
       if (route.public) {
         expect(op.security, label).toEqual([]);
@@ -316,5 +316,28 @@ describe('serving', () => {
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ detail: 'Not found.' });
     expect((await api.client().request('POST', '/docs')).status).toBe(405);
+  });
+
+  it('answers GET /api/v1, the URL npm start prints, with an index whose links answer', async () => {
+    const index = await api.client().get('');
+    expect(index.status).toBe(200);
+    expect(index.body).toMatchObject({ docs: `${api.url}/docs`, openapi: `${api.url}/openapi.json` });
+    expect((await api.client().get('/')).body).toEqual(index.body);
+    const docs = await fetch(index.body.docs);
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
+    const served = await fetch(index.body.openapi);
+    expect(served.status).toBe(200);
+    expect(await served.json()).toEqual(openApiDocument(api.url));
+
+    // Every route, once per method, with its summary and whether it takes a token.
+    const endpoints = index.body.endpoints as { method: string; path: string; summary: string; token: boolean }[];
+    expect(endpoints.map((e) => `${e.method} ${e.path}`).sort()).toEqual(ROUTES.map((route) => `${route.method} ${API_PREFIX}${route.path}`).sort());
+    expect(endpoints).toContainEqual({ method: 'POST', path: `${API_PREFIX}/login`, summary: document.paths['/login'].post.summary, token: false });
+    expect(endpoints).toContainEqual({ method: 'GET', path: `${API_PREFIX}/posts/me`, summary: document.paths['/posts/me'].get.summary, token: true });
+    // The public GETs without parameters answer as listed.
+    for (const endpoint of endpoints.filter((e) => e.method === 'GET' && !e.token && !e.path.includes('{'))) {
+      expect((await fetch(`${api.url.replace(API_PREFIX, '')}${endpoint.path}`)).status, endpoint.path).toBe(200);
+    }
   });
 });

@@ -307,7 +307,7 @@ describe('functions', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
-  it('serve the OpenAPI document, the docs page and its assets from their bundles, without the table', async () => {
+  it('serve the index, the OpenAPI document, the docs page and its assets from their bundles, without the table', async () => {
     const get = (handler: string, path: string, headers: Record<string, string> = {}, pathParameters?: Record<string, string>) => {
       const route = ROUTES.find((r) => r.handler === handler)!;
       return load(handler).then((fn) =>
@@ -323,6 +323,13 @@ describe('functions', () => {
       expect(parsed.openapi).toBe('3.1.0');
       expect(parsed.servers[0]!.url).toBe(`https://abc.execute-api.eu-west-1.amazonaws.com${API_PREFIX}`);
       expect(Object.keys(parsed.paths).length).toBe(new Set(ROUTES.map((r) => r.path)).size);
+
+      const index = await get('docs/index', '', { host: 'abc.execute-api.eu-west-1.amazonaws.com' });
+      expect(index.statusCode).toBe(200);
+      expect(JSON.parse(index.body)).toMatchObject({
+        docs: `https://abc.execute-api.eu-west-1.amazonaws.com${API_PREFIX}/docs`,
+        openapi: `https://abc.execute-api.eu-west-1.amazonaws.com${API_PREFIX}/openapi.json`,
+      });
 
       const page = await get('docs/page', '/docs');
       expect(page.statusCode).toBe(200);
@@ -484,7 +491,7 @@ describe('least privilege', () => {
   });
 
   it('has the documentation routes as the only table-less ones', () => {
-    expect([...TABLELESS].sort()).toEqual(['docs/asset', 'docs/openapi', 'docs/page']);
+    expect([...TABLELESS].sort()).toEqual(['docs/asset', 'docs/index', 'docs/openapi', 'docs/page']);
   });
 
   it("has no wildcard action and no wildcard resource except the table indexes and the stream consumer's ListStreams", () => {

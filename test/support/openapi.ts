@@ -136,7 +136,9 @@ export class ResponseValidator {
     } catch {
       fullPath = url.pathname;
     }
-    const template = fullPath.startsWith(`${this.basePath}/`) ? this.matchPath(routingPath(fullPath.slice(this.basePath.length))) : undefined;
+    // The API's root, with or without its slash, is the document's `/` (the index).
+    const rest = fullPath === this.basePath ? '/' : fullPath.startsWith(`${this.basePath}/`) ? fullPath.slice(this.basePath.length) : undefined;
+    const template = rest === undefined ? undefined : this.matchPath(rest === '/' ? '/' : routingPath(rest));
 
     let where: string[];
     let label: string;

@@ -19,6 +19,10 @@ describe('matchRoute', () => {
     expect(reached('DELETE', '/api/v1/posts/detail/hello-world')).toBe('posts/delete');
     expect(matchRoute('PUT', '/api/v1/users/detail/alice')).toMatchObject({ kind: 'route', route: { handler: 'users/update' }, params: { username: 'alice' } });
     expect(reached('GET', '/api/v1/docs')).toBe('docs/page');
+    // The API's root is the index, with or without its trailing slash.
+    expect(reached('GET', '/api/v1')).toBe('docs/index');
+    expect(reached('GET', '/api/v1/')).toBe('docs/index');
+    expect(matchRoute('POST', '/api/v1')).toEqual({ kind: 'method-not-allowed', allowed: ['GET', 'HEAD'] });
     expect(matchRoute('GET', '/api/v1/docs/swagger-ui.css')).toMatchObject({ route: { handler: 'docs/asset' }, params: { asset: 'swagger-ui.css' } });
   });
 
@@ -57,7 +61,7 @@ describe('matchRoute', () => {
 
   it('answers 404 for a path no route has, with any method', () => {
     for (const method of ['GET', 'POST', 'HEAD']) {
-      for (const path of ['/api/v1/nothing', '/api/v1/posts/detail', '/api/v1/posts/detail/a/b', '/api/v1/Posts', '/api/v2/posts', '/posts', '/api/v1posts', '/api/v1', '/api/v1/', '/', '']) {
+      for (const path of ['/api/v1/nothing', '/api/v1/posts/detail', '/api/v1/posts/detail/a/b', '/api/v1/Posts', '/api/v2/posts', '/posts', '/api/v1posts', '/api/v1//', '/api', '/', '']) {
         expect(matchRoute(method, path), `${method} ${path}`).toEqual({ kind: 'not-found' });
       }
     }

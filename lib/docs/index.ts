@@ -1,0 +1,41 @@
+import { openApiDocument } from '#lib/openapi/document.ts';
+
+// The answer of GET /api/v1, the URL `npm start` prints and a newcomer opens first: where the docs
+// page and the OpenAPI document are, and every endpoint with its summary (taken from the OpenAPI
+// document, so the index lists exactly what the document describes).
+
+export interface ApiIndex {
+  name: string;
+  version: string;
+  docs: string;
+  openapi: string;
+  endpoints: { method: string; path: string; summary: string; token: boolean }[];
+}
+
+const METHODS = ['get', 'post', 'put', 'delete'] as const;
+
+interface Operation {
+  summary: string;
+  security?: unknown[];
+}
+
+/** The index for an API whose base URL (`https://host/api/v1`) is `serverUrl`. */
+export function apiIndex(serverUrl: string): ApiIndex {
+  const document = openApiDocument(serverUrl) as { info: { title: string; version: string }; paths: Record<string, Partial<Record<string, Operation>>> };
+  const base = new URL(serverUrl, 'http://placeholder').pathname.replace(/\/$/, '');
+  const endpoints = Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const operation = item[method];
+      if (!operation) return [];
+      // A public operation's security is the empty list; the others use the document's default (the token).
+      return [{ method: method.toUpperCase(), path: `${base}${path === '/' ? '' : path}`, summary: operation.summary, token: operation.security === undefined }];
+    }),
+  );
+  return {
+    name: document.info.title,
+    version: document.info.version,
+    docs: `${serverUrl}/docs`,
+    openapi: `${serverUrl}/openapi.json`,
+    endpoints,
+  };
+}
