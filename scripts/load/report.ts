@@ -81,7 +81,7 @@ export function renderReport(report: LoadReport): string[] {
   if (overall.metered > 0) {
     lines.push(
       `DynamoDB per request (mean over the ${overall.metered.toLocaleString('en-US')} requests metered): ${fixed(overall.calls)} calls, ` +
-        `${fixed(overall.rcu)} RCU, ${fixed(overall.wcu)} WCU (capacity as DynamoDB Local reports it: the table's, without its indexes).`,
+        `${fixed(overall.rcu)} RCU, ${fixed(overall.wcu)} WCU (as DynamoDB Local reports it: reads as AWS counts them; a transaction's writes follow one item's size, not the items written, docs/scale.md).`,
     );
   } else {
     lines.push('DynamoDB per request: not metered (the API runs in another process: `--url`).');
