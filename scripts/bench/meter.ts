@@ -5,7 +5,8 @@ import { capacityUnits, currentDynamoUsage, type Capacity } from '#lib/db/usage.
 // operation (one per command sent, whatever the SDK retries) and the consumed capacity DynamoDB
 // reports. Inside a request the client's usage middleware (lib/db/usage.ts) has already asked for
 // it (ReturnConsumedCapacity=TOTAL on every read and write). The calls of the table's stream
-// consumer, which runs in this process too, are work no request waits for: they are left out.
+// consumer, which runs in this process too, are work no request waits for: they are left out, or
+// metered alone (`{ of: 'stream' }`: what the asynchronous fan-out costs).
 
 export interface Usage {
   calls: Record<string, number>;
@@ -27,7 +28,7 @@ export interface Meter {
   detach(): void;
 }
 
-export function attachMeter(): Meter {
+export function attachMeter({ of = 'requests' }: { of?: 'requests' | 'stream' } = {}): Meter {
   const calls = new Map<string, number>();
   let rcu = 0;
   let wcu = 0;
@@ -36,7 +37,7 @@ export function attachMeter(): Meter {
   const name = `meter-${Math.random().toString(36).slice(2)}`;
   dynamodb().middlewareStack.add(
     (next, context) => async (args) => {
-      if (currentDynamoUsage()?.stream) return next(args);
+      if (Boolean(currentDynamoUsage()?.stream) !== (of === 'stream')) return next(args);
       const operation = String(context.commandName ?? 'unknown').replace(/Command$/, '');
       calls.set(operation, (calls.get(operation) ?? 0) + 1);
       if (inFlight === 0) rounds += 1;

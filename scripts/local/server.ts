@@ -171,8 +171,9 @@ export function functionAnswer(outcome: InvokeOutcome, cors: CorsConfiguration |
   return { status: result.statusCode, headers, ...(body ? { body } : {}) };
 }
 
-function send(response: ServerResponse, answer: Answer): void {
-  response.writeHead(answer.status, { ...answer.headers, 'Content-Length': answer.body?.length ?? 0, 'apigw-requestid': crypto.randomUUID() });
+/** `requestId`: the event's, as API Gateway's `apigw-requestid` header is its `$context.requestId`. */
+function send(response: ServerResponse, answer: Answer, requestId: string = crypto.randomUUID()): void {
+  response.writeHead(answer.status, { ...answer.headers, 'Content-Length': answer.body?.length ?? 0, 'apigw-requestid': requestId });
   // Node sends no body for HEAD, as the HTTP framing of a HEAD answer allows none.
   response.end(answer.body);
 }
@@ -273,7 +274,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
     });
     const answer = await invoke(fn, event, request.headers.origin);
-    send(response, answer);
+    send(response, answer, event.requestContext.requestId);
     return { status: answer.status, requestId: event.requestContext.requestId };
   };
 

@@ -173,7 +173,8 @@ describe('the request log line', () => {
   it('writes one JSON line per request with its route, status, latency and DynamoDB cost', async () => {
     const created = await alice.api.post('/posts', { form: { title: 'Logged post', description: 'x', publish: 'true' } });
     expect(created.status).toBe(201);
-    const lines = parsed(await atLogLevel('info', () => stdoutOf(() => alice.api.get(`/posts/detail/${created.body.slug}`))));
+    let answer: Awaited<ReturnType<typeof alice.api.get>> | undefined;
+    const lines = parsed(await atLogLevel('info', () => stdoutOf(async () => (answer = await alice.api.get(`/posts/detail/${created.body.slug}`)))));
     const requests = lines.filter((line) => line.message === 'request');
     expect(requests).toHaveLength(1);
     const line = requests[0]!;
@@ -188,6 +189,8 @@ describe('the request log line', () => {
     });
     expect(line.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(line.lambdaRequestId).toBe(line.requestId); // the local server uses one id for both
+    // As on AWS, the answer's apigw-requestid is the event's request id: an answer finds its line.
+    expect(answer!.headers.get('apigw-requestid')).toBe(line.requestId);
     expect(new Date(line.timestamp).toISOString()).toBe(line.timestamp);
     // The Lambda context's fields, which the logger adds to every line of the request.
     expect(line).toMatchObject({ function_name: 'PostsDetail', function_request_id: line.lambdaRequestId, cold_start: false, sampling_rate: 0 });
