@@ -9,7 +9,6 @@ const END_OF_INPUT = '\u0004';
 /** Asks on standard error (standard output stays the command's result) and reads one line from the terminal. */
 export function promptHidden(question: string): Promise<string> {
   const input = process.stdin;
-  process.stderr.write(question);
   return new Promise((done) => {
     let typed = '';
     const finish = () => {
@@ -34,8 +33,10 @@ export function promptHidden(question: string): Promise<string> {
       }
     };
     input.setEncoding('utf8');
+    // Echo goes off before the question shows: an answer typed as soon as it appears is never echoed.
     input.setRawMode(true);
     input.on('data', onData);
     input.resume();
+    process.stderr.write(question);
   });
 }
