@@ -1,4 +1,5 @@
 import { openApiDocument } from '#lib/openapi/document.ts';
+import { API_PREFIX } from '#lib/routes.ts';
 
 // The answer of GET /api/v1, the URL `npm start` prints and a newcomer opens first: where the docs
 // page and the OpenAPI document are, and every endpoint with its summary (taken from the OpenAPI
@@ -19,16 +20,18 @@ interface Operation {
   security?: unknown[];
 }
 
-/** The index for an API whose base URL (`https://host/api/v1`) is `serverUrl`. */
+/**
+ * The index for an API whose base URL (`https://host/api/v1`) is `serverUrl`; endpoint paths are
+ * the API's own, whatever Host header the request carried.
+ */
 export function apiIndex(serverUrl: string): ApiIndex {
   const document = openApiDocument(serverUrl) as { info: { title: string; version: string }; paths: Record<string, Partial<Record<string, Operation>>> };
-  const base = new URL(serverUrl, 'http://placeholder').pathname.replace(/\/$/, '');
   const endpoints = Object.entries(document.paths).flatMap(([path, item]) =>
     METHODS.flatMap((method) => {
       const operation = item[method];
       if (!operation) return [];
       // A public operation's security is the empty list; the others use the document's default (the token).
-      return [{ method: method.toUpperCase(), path: `${base}${path === '/' ? '' : path}`, summary: operation.summary, token: operation.security === undefined }];
+      return [{ method: method.toUpperCase(), path: `${API_PREFIX}${path === '/' ? '' : path}`, summary: operation.summary, token: operation.security === undefined }];
     }),
   );
   return {
