@@ -65,10 +65,14 @@ export const keys = {
    */
   rateCounter: (limit: string, subject: string, windowStart: number): Key => ({ PK: `LIMIT#${limit}#${subject}`, SK: `WINDOW#${windowStart}` }),
   /**
-   * Tickets handed to creates that lost a race for a slug of `base` (lib/slugs/tickets.ts), one
-   * counter per kind of slug ('post', 'tag') and base per window starting at epoch second `windowStart`.
+   * Tickets handed to the writes that found `candidate` the first free slug of `base`
+   * (lib/slugs/tickets.ts): one counter per kind of slug ('post', 'tag'), base and candidate per
+   * window starting at epoch second `windowStart`.
    */
-  slugTickets: (kind: string, base: string, windowStart: number): Key => ({ PK: `SLUGTICKETS#${kind}#${base}`, SK: `WINDOW#${windowStart}` }),
+  slugTickets: (kind: string, base: string, candidate: number, windowStart: number): Key => ({
+    PK: `SLUGTICKETS#${kind}#${base}`,
+    SK: `CANDIDATE#${candidate}#WINDOW#${windowStart}`,
+  }),
   /** Run-time sign-up setting (open or closed), set by the admin CLI. */
   signupSetting: (): Key => ({ PK: 'SETTING#SIGNUP', SK: 'SETTING' }),
 };

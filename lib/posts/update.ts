@@ -2,10 +2,10 @@ import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { ValidationError } from '#lib/http/errors.ts';
+import { withRetries } from '#lib/retry.ts';
 import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
 import { couldBeSlug } from '#lib/slugs/rules.ts';
 import { slugify } from '#lib/slugs/slugify.ts';
-import { withSlugTickets } from '#lib/slugs/tickets.ts';
 import { resolveTags, tagKeys } from '#lib/tags/resolve.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
@@ -67,13 +67,13 @@ function applyUpdate(before: PostRecord, input: PostInput, rename: { slug: strin
  */
 export function updatePost(caller: Caller, slug: string, { input, invalid }: PostUpdate, read: BatchResult): Promise<PostRecord> {
   const base = input.title !== undefined ? slugify(input.title) : undefined;
-  return withSlugTickets('post', base, async (attempt, ticketTaken) => {
-    const [current, ticket] = await Promise.all([readForAttempt(attempt, read), ticketTaken]);
+  return withRetries(async (attempt) => {
+    const current = await readForAttempt(attempt, read);
     const before = ownedPost(postToChange(current, slug), caller);
     if (invalid) throw invalid;
     const rename = { slug: before.slug, slugBase: before.slug_base };
     if (base !== undefined && base !== before.slug_base) {
-      rename.slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current, own: before.slug, ticket });
+      rename.slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current, own: before.slug, tickets: 'post' });
       rename.slugBase = base;
     }
     const tags = input.tags ? await resolveTags(input.tags, current) : undefined;

@@ -1,6 +1,7 @@
 import { batchGet, type BatchResult } from '#lib/db/batch.ts';
 import type { Key } from '#lib/db/keys.ts';
 import { slugCandidate } from './rules.ts';
+import { takeSlugTicket, type SlugKind } from './tickets.ts';
 
 // Slugs are claimed by item keys. To find `base`, `base-1`, ... that is free, the keys of a
 // window of candidates are read together; usually the first window answers in the same
@@ -21,13 +22,16 @@ export interface FreeSlugSearch {
   /** The slug the item being renamed holds now: it counts as free. */
   own?: string;
   /**
-   * A ticket (lib/slugs/tickets.ts) of an operation that lost a race for this base: the candidate
-   * tried is the ticket's n-th one from the first free, so that contenders spread out.
+   * Take a ticket (lib/slugs/tickets.ts) for the first free candidate, so that writes racing for
+   * the same base spread over distinct candidates: one UpdateItem after the read.
    */
-  ticket?: number;
+  tickets?: SlugKind;
 }
 
-/** The first free candidate of the base, or with a ticket, the ticket's one from there on. */
+/**
+ * The first free candidate of the base; with tickets, the ticket's: the first free one for number 1,
+ * else that many places on (or the next one the reads do not show taken).
+ */
 export async function firstFreeSlug(search: FreeSlugSearch): Promise<string> {
   const windows = [search.firstWindow];
   const isFree = (n: number): boolean => {
@@ -44,8 +48,8 @@ export async function firstFreeSlug(search: FreeSlugSearch): Promise<string> {
       windows.push(await batchGet(candidateKeys(search.base, search.keyOf, search.window, first + 1)));
     }
   }
-  if (search.ticket === undefined) return slugCandidate(search.base, first);
-  let n = first + search.ticket - 1;
+  if (!search.tickets || slugCandidate(search.base, first) === search.own) return slugCandidate(search.base, first);
+  let n = first + (await takeSlugTicket(search.tickets, search.base, first)) - 1;
   while (!isFree(n)) n++;
   return slugCandidate(search.base, n);
 }

@@ -15,6 +15,12 @@ export function slugCandidate(base: string, n: number): string {
   return n === 0 ? base : `${base}-${n}`;
 }
 
+/** Which candidate of `base` a slug is (slugCandidate's n); 0 for one that is none of them. */
+export function candidateIndex(base: string, slug: string): number {
+  const suffix = slug.startsWith(`${base}-`) ? slug.slice(base.length + 1) : '';
+  return /^[1-9][0-9]*$/.test(suffix) ? Number(suffix) : 0;
+}
+
 /** Whether a path value could name a stored slug; anything else is answered 404 without a read. */
 export function couldBeSlug(value: string): boolean {
   return value.length <= MAX_SLUG_LENGTH + 12 && SLUG_PATTERN.test(value);

@@ -4,7 +4,7 @@ import { keys, type Key } from '#lib/db/keys.ts';
 import { transactWrite } from '#lib/db/transact.ts';
 import { Conflict } from '#lib/http/errors.ts';
 import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
-import { SlugTaken, withSlugTickets } from '#lib/slugs/tickets.ts';
+import { withRetries } from '#lib/retry.ts';
 import type { TagInput } from './input.ts';
 import { TAG_SLUG_WINDOW } from './resolve.ts';
 import { newTagWrites, tagTitleKey, type TagRef, type TagTaken } from './tag.ts';
@@ -23,11 +23,11 @@ export function createTagReads(input: TagInput): Key[] {
  */
 export async function createTag(caller: Caller, input: TagInput, read: BatchResult): Promise<Item> {
   if (!input.derived) return commitTag(caller, input, { slug: exists, title: exists });
-  return withSlugTickets('tag', input.base, async (attempt, ticketTaken) => {
-    const [current, ticket] = await Promise.all([readForAttempt(attempt, read), ticketTaken]);
+  return withRetries(async (attempt) => {
+    const current = await readForAttempt(attempt, read);
     if (current.get(tagTitleKey(input.title))) throw exists();
-    const slug = await firstFreeSlug({ base: input.base, keyOf: keys.tag, window: TAG_SLUG_WINDOW, firstWindow: current, ticket });
-    return commitTag(caller, { title: input.title, slug }, { slug: () => new SlugTaken(slug), title: exists });
+    const slug = await firstFreeSlug({ base: input.base, keyOf: keys.tag, window: TAG_SLUG_WINDOW, firstWindow: current, tickets: 'tag' });
+    return commitTag(caller, { title: input.title, slug }, { title: exists });
   });
 }
 

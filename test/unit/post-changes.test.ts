@@ -45,7 +45,8 @@ function byKey(writes: TxWrite[]): Map<string, Found> {
     const entry: Found = write.Put ? { op: 'put', write: write.Put, item: write.Put.Item } : { op: 'delete', write: write.Delete! };
     expect(entry.write.TableName).toBe(TABLE);
     const key = write.Put ? write.Put.Item : write.Delete!.Key;
-    const id = `${String(key?.PK)}|${String(key?.SK)}`;
+    // A slug-ticket counter's key holds the minute it counts in: left out, so the tests name it.
+    const id = `${String(key?.PK)}|${String(key?.SK)}`.replace(/#WINDOW#\d+$/, '');
     // DynamoDB refuses a transaction that touches an item twice.
     expect(found.has(id), `${id} written twice`).toBe(false);
     found.set(id, entry);
@@ -54,6 +55,9 @@ function byKey(writes: TxWrite[]): Map<string, Found> {
 }
 
 /** Which item each write touches and how: { 'PK|SK': 'put' | 'delete' }, order ignored. */
+/** The counter of slug tickets of the fixture's slug (hello-world-2: candidate 2 of hello-world), reset when the slug is freed. */
+const FREED = 'SLUGTICKETS#post#hello-world|CANDIDATE#2';
+
 function summary(writes: TxWrite[]): Record<string, 'put' | 'delete'> {
   return Object.fromEntries([...byKey(writes)].map(([key, { op }]) => [key, op]));
 }
@@ -187,6 +191,7 @@ describe('postItemWrites: edits', () => {
     expect(summary(writes)).toEqual({
       [TEXT]: 'delete',
       [STATS]: 'delete',
+      [FREED]: 'delete',
       'POST#goodbye|POST': 'put',
       'POST#goodbye|STATS': 'put',
       ...puts(PUBLISHED_LISTS),
@@ -212,7 +217,7 @@ describe('postItemWrites: edits', () => {
   it('a rename of a draft moves its text and stats and re-puts only its MINE entry', () => {
     const before = post({ publish: false });
     const writes = postItemWrites(before, next(before, { slug: 'goodbye', slug_base: 'goodbye', modified: LATER }));
-    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [STATS]: 'delete', 'POST#goodbye|POST': 'put', 'POST#goodbye|STATS': 'put', ...puts(['MINE']) });
+    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [STATS]: 'delete', [FREED]: 'delete', 'POST#goodbye|POST': 'put', 'POST#goodbye|STATS': 'put', ...puts(['MINE']) });
   });
 
   it('publishing puts the AUTHORED, POSTS and TAGGED entries, and FEATURED for a featured post', () => {
@@ -275,14 +280,14 @@ describe('postItemWrites: edits', () => {
 describe('postItemWrites: delete', () => {
   it('deletes the text, the stats at the version read, and every entry, MINE included', () => {
     const writes = postItemWrites(post({ is_featured: true }), null);
-    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [STATS]: 'delete', ...deletes([...PUBLISHED_LISTS, 'FEATURED']) });
+    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [STATS]: 'delete', [FREED]: 'delete', ...deletes([...PUBLISHED_LISTS, 'FEATURED']) });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(4));
     expect(writeOn(writes, TEXT)).toMatchObject({ Key: { PK: 'POST#hello-world-2', SK: 'POST' } });
   });
 
   it("deletes a draft's text, stats and MINE entry", () => {
     const writes = postItemWrites(post({ publish: false, version: 9 }), null);
-    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [STATS]: 'delete', ...deletes(['MINE']) });
+    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [STATS]: 'delete', [FREED]: 'delete', ...deletes(['MINE']) });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(9));
   });
 });

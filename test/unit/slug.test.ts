@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { couldBeSlug, isValidSlug, MAX_SLUG_LENGTH, slugCandidate } from '#lib/slugs/rules.ts';
+import { BatchResult } from '#lib/db/batch.ts';
+import { keys } from '#lib/db/keys.ts';
+import { firstFreeSlug } from '#lib/slugs/free-slug.ts';
+import { candidateIndex, couldBeSlug, isValidSlug, MAX_SLUG_LENGTH, slugCandidate } from '#lib/slugs/rules.ts';
 import { slugify } from '#lib/slugs/slugify.ts';
 
 describe('slugify', () => {
@@ -123,5 +126,30 @@ describe('couldBeSlug', () => {
     for (const value of ['', 'Hello', 'a--b', '-a', 'a-', 'a b', '../etc', 'a%20b', 'x'.repeat(MAX_SLUG_LENGTH + 13), '\u0000']) {
       expect(couldBeSlug(value), value).toBe(false);
     }
+  });
+});
+
+describe('candidateIndex', () => {
+  it.each([
+    ['hello', 'hello', 0],
+    ['hello', 'hello-1', 1],
+    ['hello', 'hello-39', 39],
+    ['hello', 'hello-world', 0],
+    ['hello', 'hello-01', 0],
+    ['hello-1', 'hello-1-2', 2],
+  ])('of %j: %j is candidate %i', (base, slug, index) => {
+    expect(candidateIndex(base, slug)).toBe(index);
+    if (index > 0) expect(slugCandidate(base, index)).toBe(slug);
+  });
+});
+
+describe('firstFreeSlug', () => {
+  const taken = (...slugs: string[]) => BatchResult.of(slugs.map((slug) => ({ ...keys.post(slug) })));
+  const search = (read: BatchResult, own?: string) => firstFreeSlug({ base: 'hello', keyOf: keys.post, window: 5, firstWindow: read, ...(own ? { own } : {}) });
+
+  it('is the first free candidate, the renamed item\'s own slug counting as free', async () => {
+    expect(await search(taken())).toBe('hello');
+    expect(await search(taken('hello', 'hello-1', 'hello-3'))).toBe('hello-2');
+    expect(await search(taken('hello', 'hello-1'), 'hello-1')).toBe('hello-1');
   });
 });
