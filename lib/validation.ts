@@ -38,8 +38,14 @@ export interface Input {
   form: boolean;
 }
 
-const TRUE_VALUES = new Set(['t', 'y', 'yes', 'true', 'on', '1']);
-const FALSE_VALUES = new Set(['f', 'n', 'no', 'false', 'off', '0']);
+/** The texts a boolean field takes (any case, surrounding white space ignored), as DRF's BooleanField. */
+export const BOOLEAN_TEXTS = {
+  true: ['t', 'y', 'yes', 'true', 'on', '1'],
+  false: ['f', 'n', 'no', 'false', 'off', '0'],
+} as const;
+
+const TRUE_VALUES = new Set<string>(BOOLEAN_TEXTS.true);
+const FALSE_VALUES = new Set<string>(BOOLEAN_TEXTS.false);
 
 class FieldProblem extends Error {}
 

@@ -3,8 +3,9 @@ import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_
 import { PAGE_SIZES } from '#lib/http/paging.ts';
 import { POST_SORTS } from '#lib/posts/list.ts';
 import { API_PREFIX, ROUTES, routeMethods, type Route } from '#lib/routes.ts';
+import { MAX_SUFFIXED_SLUG_LENGTH } from '#lib/slugs/rules.ts';
 import { PROFILE_FIELDS, USERNAME_MAX_LENGTH } from '#lib/users/profile.ts';
-import { BODY_LIMIT_BYTES, SCHEMAS, detail, fieldErrors, ref, type Schema } from './schemas.ts';
+import { BODY_LIMIT_BYTES, BOOLEAN_TEXT_PATTERN, SCHEMAS, detail, fieldErrors, ref, type Schema } from './schemas.ts';
 
 // The OpenAPI 3.1 document of the whole API, built from the route table and the modules that
 // enforce the limits, so that it cannot name a route the code lacks or miss one it has. Served at
@@ -35,7 +36,8 @@ function body(description: string, jsonSchema: string, formSchema: string, requi
     required,
     content: {
       [JSON_TYPE]: { schema: ref(jsonSchema), ...(example ? { example } : {}) },
-      [FORM_TYPE]: { schema: ref(formSchema), ...(example ? { example } : {}) },
+      // A form's fields are text: `publish=true`.
+      [FORM_TYPE]: { schema: ref(formSchema), ...(example ? { example: Object.fromEntries(Object.entries(example).map(([name, value]) => [name, String(value)])) } : {}) },
     },
   };
 }
@@ -128,8 +130,17 @@ const PAGE_PARAMETERS = (list: keyof typeof PAGE_SIZES): JsonObject[] => [
   {
     name: 'page_size',
     in: 'query',
-    description: `Items per page, at most ${PAGE_SIZES[list]} (also the default); other values are ignored.`,
-    schema: { type: 'integer', minimum: 1, maximum: PAGE_SIZES[list], default: PAGE_SIZES[list] },
+    description:
+      `Items per page, at most ${PAGE_SIZES[list]} (also the default): a larger number counts as ${PAGE_SIZES[list]}, and a value that is not ` +
+      'a positive integer of at most 9 digits is ignored (as DRF ignores it), so any value is accepted.',
+    schema: {
+      anyOf: [
+        { type: 'integer', minimum: 1, maximum: PAGE_SIZES[list], description: 'The items of a page.' },
+        { type: 'string', description: `Anything else: a larger number counts as ${PAGE_SIZES[list]}, any other value is ignored.` },
+      ],
+      default: PAGE_SIZES[list],
+      examples: [20],
+    },
   },
   {
     name: 'cursor',
@@ -148,8 +159,22 @@ const PATH_PARAMETERS: Record<string, JsonObject> = {
     schema: { type: 'string', minLength: 1, maxLength: USERNAME_MAX_LENGTH },
     example: 'alice',
   },
-  slug: { name: 'slug', in: 'path', required: true, schema: { type: 'string' }, example: 'hello-world' },
-  asset: { name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(DOCS_ASSETS) } },
+  slug: {
+    name: 'slug',
+    in: 'path',
+    required: true,
+    description: `The post's slug. A value that cannot be a slug (longer than ${MAX_SUFFIXED_SLUG_LENGTH} characters, or not of lowercase letters, digits and single hyphens) is answered 404.`,
+    schema: { type: 'string', minLength: 1, maxLength: MAX_SUFFIXED_SLUG_LENGTH },
+    example: 'hello-world',
+  },
+  asset: { name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(DOCS_ASSETS) }, example: 'swagger-ui.css' },
+};
+
+/** `{slug}` of the tag paths: a tag's slug; the example is the tag `POST /tags` creates in its example. */
+const TAG_SLUG_PARAMETER: JsonObject = {
+  ...PATH_PARAMETERS.slug,
+  description: `The tag's slug. A value that cannot be a slug (longer than ${MAX_SUFFIXED_SLUG_LENGTH} characters, or not of lowercase letters, digits and single hyphens) is answered 404.`,
+  example: 'lambda',
 };
 
 const EXAMPLE_PROFILE = {
@@ -178,7 +203,7 @@ const EXAMPLE_POST = {
   modified: '2026-01-05T14:12:15.258987+00:00',
   publish: true,
   is_featured: false,
-  tags: ['Serverless', 'New Tag'],
+  tags: ['AWS Lambda', 'serverless'],
   keywords: null,
   meta_description: null,
   rating_likes: 0,
@@ -202,7 +227,14 @@ const POST_LIST_PARAMETERS: JsonObject[] = [
     description:
       '`newest`: created, descending (also for unknown values). `featured`: featured posts only, newest first. `views`: total_visitors, ' +
       'descending. `votes`: rating_likes, descending. `active`: modified, descending. Ties go to the newest.',
-    schema: { type: 'string', enum: [...POST_SORTS], default: 'newest' },
+    schema: {
+      anyOf: [
+        { type: 'string', enum: [...POST_SORTS] },
+        { type: 'string', description: 'Any other value: `newest`.' },
+      ],
+      default: 'newest',
+      examples: ['views'],
+    },
   },
   {
     name: 'q',
@@ -250,8 +282,15 @@ const paged = (list: keyof typeof PAGE_SIZES, item: string, example: unknown): R
   '200': {
     description: `A page: a bare JSON array, newest first unless sorted otherwise, at most ${PAGE_SIZES[list]} items.`,
     headers: { Link: HEADERS.Link },
-    content: json({ type: 'array', items: ref(item) }, [example]),
+    content: json({ type: 'array', maxItems: PAGE_SIZES[list], items: ref(item) }, [example]),
   },
+});
+
+/** The body a GET of a list may carry its parameters in (`listParams` of lib/posts/list.ts). */
+const listRequestBody = (schema: string): JsonObject => ({
+  description: LIST_PARAMETER_SOURCES,
+  required: false,
+  content: { [JSON_TYPE]: { schema: ref(schema) }, [FORM_TYPE]: { schema: ref(`${schema}Form`) } },
 });
 
 /** The operations, by the handler module of their route (lib/routes.ts). */
@@ -384,6 +423,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
     summary: 'List posts',
     description: `Published posts only. ${LIST_PARAMETER_SOURCES}`,
     parameters: POST_LIST_PARAMETERS,
+    requestBody: listRequestBody('PostListParameters'),
     success: paged('posts', 'Post', EXAMPLE_POST),
     notFound: 'InvalidPage',
   },
@@ -395,6 +435,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
       `The published posts carrying the tag \`{slug}\`, with the parameters and answers of \`GET /posts\` (\`sort=featured\` keeps only ` +
       `featured posts). An unknown tag is a 404 \`Not found.\`. ${LIST_PARAMETER_SOURCES}`,
     parameters: POST_LIST_PARAMETERS,
+    requestBody: listRequestBody('PostListParameters'),
     success: paged('posts', 'Post', EXAMPLE_POST),
     notFound: 'NotFoundOrInvalidPage',
   },
@@ -407,6 +448,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
       `(\`sort=featured\` keeps only featured posts). Drafts are never listed, not even to their author (see \`GET /posts/me\`). ` +
       `An unknown user is a 404 \`Not found.\`. ${LIST_PARAMETER_SOURCES}`,
     parameters: POST_LIST_PARAMETERS,
+    requestBody: listRequestBody('PostListParameters'),
     success: paged('posts', 'Post', EXAMPLE_POST),
     notFound: 'NotFoundOrInvalidPage',
   },
@@ -425,9 +467,10 @@ const OPERATIONS: Record<string, OperationSpec> = {
         description:
           '`true`: only published posts; `false`: only drafts; absent: both. Also accepted as `t`/`f`, `yes`/`no`, `y`/`n`, `on`/`off`, ' +
           '`1`/`0`, in any case; any other value is a 400 `{"publish": ["Must be a valid boolean."]}`.',
-        schema: { type: 'boolean' },
+        schema: { anyOf: [{ type: 'boolean' }, { type: 'string', pattern: BOOLEAN_TEXT_PATTERN }], examples: [false] },
       },
     ],
+    requestBody: listRequestBody('MyPostListParameters'),
     success: paged('posts', 'Post', { ...EXAMPLE_POST, publish: false }),
     fields: ['publish'],
     badRequestExample: { publish: ['Must be a valid boolean.'] },
@@ -440,7 +483,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
     description:
       'A post by the caller. The slug is derived from the title (`-1`, `-2`, ... when taken). `slug`, `author`, `is_featured`, ' +
       'timestamps and counters in the body are ignored; counters start at 0.',
-    requestBody: body('The post.', 'PostCreate', 'PostCreateForm', true, { title: 'Hello World', description: 'First *post*', tags: 'serverless, New Tag', publish: true }),
+    requestBody: body('The post.', 'PostCreate', 'PostCreateForm', true, { title: 'Hello World', description: 'First *post*', tags: 'AWS Lambda, serverless', publish: true }),
     success: { '201': { description: 'The new post.', content: json(ref('Post'), EXAMPLE_POST) } },
     fields: ['title', 'description', 'tags', 'keywords', 'meta_description', 'publish'],
   },
@@ -459,7 +502,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
     description:
       'The author changes any subset of the fields. `tags`, when given, replaces the tag set. A new title re-derives the slug (the old ' +
       'slug then answers 404). `modified` is refreshed. Order of checks: authentication, existence and visibility, ownership, validation.',
-    requestBody: body('Fields to change.', 'PostUpdate', 'PostUpdateForm', false, { title: 'Renamed post', tags: '' }),
+    requestBody: body('Fields to change.', 'PostUpdate', 'PostUpdateForm', false, { meta_description: 'A first post about AWS Lambda.', tags: 'AWS Lambda' }),
     success: { '200': { description: 'The updated post.', content: json(ref('Post'), EXAMPLE_POST) } },
     fields: ['title', 'description', 'tags', 'keywords', 'meta_description', 'publish'],
     notFound: 'NotFound',
@@ -485,7 +528,15 @@ const OPERATIONS: Record<string, OperationSpec> = {
       'author) and one `category` per tag title. No token needed (an `Authorization` header is not looked at). Conditional ' +
       'requests: `If-None-Match` (weak comparison, lists, `*`) decides when sent, else `If-Modified-Since`; a current copy gets 304. ' +
       'Other query parameters are ignored.',
-    parameters: [{ name: 'tag', in: 'query', description: 'The slug of a tag: the feed of its posts.', schema: { type: 'string' } }],
+    parameters: [
+      {
+        name: 'tag',
+        in: 'query',
+        description: 'The slug of a tag: the feed of its posts.',
+        schema: { type: 'string', maxLength: MAX_SUFFIXED_SLUG_LENGTH },
+        example: 'lambda',
+      },
+    ],
     success: {
       '200': {
         description: 'The RSS 2.0 document.',
@@ -569,6 +620,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
       'and the user\'s own drafts when the caller is that user. An unknown user is a 404 `Not found.`. ' +
       'Parameters are read from the query string, and from a form or JSON body of the GET request when the query string lacks them.',
     parameters: PAGE_PARAMETERS('posts'),
+    requestBody: listRequestBody('PageParameters'),
     success: paged('posts', 'Post', EXAMPLE_POST),
     notFound: 'NotFoundOrInvalidPage',
   },
@@ -646,12 +698,7 @@ function operation(route: Route): JsonObject {
   Object.assign(responses, PLATFORM_RESPONSES);
   if (spec.throttled) responses['429'] = responseRef('Throttled');
 
-  const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
-    const parameter = PATH_PARAMETERS[name!];
-    if (!parameter) throw new Error(`No OpenAPI description of the path parameter {${name}} of ${route.path}.`);
-    return parameter;
-  });
-  const parameters = [...pathParameters, ...(spec.parameters ?? [])];
+  const parameters = [...pathParameters(route.path), ...(spec.parameters ?? [])];
   return {
     operationId: spec.operationId,
     tags: [spec.tag],
@@ -661,6 +708,59 @@ function operation(route: Route): JsonObject {
     ...(parameters.length ? { parameters } : {}),
     ...(spec.requestBody ? { requestBody: spec.requestBody } : {}),
     responses: sortByStatus(responses),
+  };
+}
+
+/** The path parameters of a path, in their order. */
+function pathParameters(path: string): JsonObject[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
+    if (name === 'slug' && /^\/(tags|posts\/tagged)\//.test(path)) return TAG_SLUG_PARAMETER;
+    const parameter = PATH_PARAMETERS[name!];
+    if (!parameter) throw new Error(`No OpenAPI description of the path parameter {${name}} of ${path}.`);
+    return parameter;
+  });
+}
+
+/** `/posts/detail/{slug}/vote` → `PostsDetailSlugVote` */
+const pascalPath = (path: string): string =>
+  path
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+
+/**
+ * The OPTIONS of a path: API Gateway answers a CORS preflight itself, on every path; an OPTIONS
+ * that is not a preflight reaches the functions, which have no OPTIONS route: 405.
+ */
+function preflightOperation(path: string, methods: readonly string[]): JsonObject {
+  return {
+    operationId: `preflight${pascalPath(path)}`,
+    tags: ['CORS'],
+    summary: `CORS preflight of ${path}`,
+    description:
+      'Answered by API Gateway from the CORS settings, without a function and without a token, when the request carries `Origin` and ' +
+      '`Access-Control-Request-Method` (browsers send it before a cross-origin request with `Authorization` or a JSON body). ' +
+      `Without them the request is an ordinary one, and \`OPTIONS\` is not a method of the path: 405 with \`Allow: ${methods.join(', ')}\`.`,
+    security: [],
+    parameters: [
+      ...pathParameters(path),
+      { name: 'Origin', in: 'header', description: "The page's origin; the CORS headers are answered when it is allowed.", schema: { type: 'string' }, example: 'https://app.example.com' },
+      {
+        name: 'Access-Control-Request-Method',
+        in: 'header',
+        description: 'The method of the request to come; with `Origin`, it makes the request a preflight.',
+        schema: { type: 'string' },
+        example: methods[0],
+      },
+      { name: 'Access-Control-Request-Headers', in: 'header', description: 'The headers the request to come will carry.', schema: { type: 'string' }, example: 'authorization' },
+    ],
+    responses: sortByStatus({
+      '204': responseRef('Preflight'),
+      '405': responseRef('MethodNotAllowed'),
+      '413': responseRef('PayloadTooLarge'),
+      ...PLATFORM_RESPONSES,
+    }),
   };
 }
 
@@ -688,8 +788,9 @@ follow it rather than counting pages.
 **Unknown paths and methods.** Any path not listed here answers 404 \`{"detail": "Not found."}\`, whatever the
 method; a listed path with another method answers 405 \`{"detail": "Method \\"X\\" not allowed."}\` with an
 \`Allow\` header; \`OPTIONS\` with \`Origin\` and \`Access-Control-Request-Method\` on any path is the CORS preflight
-(204), answered by API Gateway. Every \`GET\` but \`/logout\` also answers \`HEAD\`: the same status and headers, no
-body, no side effect. These are described by the extensions
+(204), answered by API Gateway (each path's \`options\` operation). Every \`GET\` but \`/logout\` also answers \`HEAD\`:
+the same status and headers, no body, no side effect. The answers are the responses \`NotFound\`, \`MethodNotAllowed\` and
+\`Preflight\` of \`components\`; which of them a path or method outside the operations gets is listed by the extensions
 \`x-unmatched-path-responses\`, \`x-method-not-allowed-responses\` and \`x-preflight-responses\`.
 
 **CORS.** Browsers on other origins may call every operation; responses expose the headers
@@ -697,6 +798,47 @@ ${CORS_EXPOSED_HEADERS.map((header) => `\`${header}\``).join(', ')}.
 
 **Timestamps** are UTC with microseconds: posts \`2026-01-05T14:12:15.258987+00:00\`, profiles
 \`2026-01-05 14:12:15.258987+00:00\`.`;
+
+/**
+ * The routes in the order the document lists them: the order a client meets them in, so that
+ * running each operation's example in document order against a new deployment works (sign up,
+ * log in, profile, tags, posts, their votes and favorites, the documentation, then deleting the
+ * post, changing the password and logging out, which ends the session). The operations of one
+ * path stay together.
+ */
+const DOCUMENT_ORDER = [
+  'users/signup', 'users/list', 'auth/login', 'auth/check', 'users/detail', 'users/update',
+  'tags/list', 'tags/create', 'tags/detail',
+  'posts/list', 'posts/create', 'posts/tagged', 'posts/author', 'posts/mine',
+  'posts/vote/show', 'posts/vote/cast', 'posts/vote/remove',
+  'posts/favorite/show', 'posts/favorite/add', 'posts/favorite/remove', 'users/favorites',
+  'feed/rss', 'docs/index', 'docs/openapi', 'docs/page', 'docs/asset',
+  'posts/detail', 'posts/update', 'posts/delete', 'users/password', 'auth/logout',
+];
+
+/** The route table in DOCUMENT_ORDER; throws when the two differ, or a path's routes are apart. */
+export function documentOrder(): Route[] {
+  const byHandler = new Map(ROUTES.map((route) => [route.handler, route]));
+  const ordered = DOCUMENT_ORDER.map((handler) => {
+    const route = byHandler.get(handler);
+    if (!route) throw new Error(`The OpenAPI document's order names ${handler}, which no route has.`);
+    byHandler.delete(handler);
+    return route;
+  });
+  if (byHandler.size > 0) throw new Error(`The OpenAPI document's order lacks ${[...byHandler.keys()].join(', ')}.`);
+  ordered.forEach((route, i) => {
+    if (i > 0 && ordered[i - 1]!.path !== route.path && ordered.slice(0, i - 1).some((earlier) => earlier.path === route.path)) {
+      throw new Error(`The OpenAPI document's order puts the routes of ${route.path} apart.`);
+    }
+  });
+  return ordered;
+}
+
+/** Who answers for the API; the deployment's frontend (SITE_URL) is not known to every function. */
+const CONTACT = { name: 'Community Posts API maintainers' };
+
+/** The project is not published under an open licence (package.json: private); `LicenseRef-` is SPDX's form for a licence not on its list. */
+const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
 
 /** The base URL of the API for a request: the host it was sent to, as the paging links do. */
 export function serverUrlOf(headers: Record<string, string | undefined>): string {
@@ -717,7 +859,7 @@ export function openApiPath(route: Pick<Route, 'path'>): string {
  */
 export function openApiDocument(serverUrl: string = API_PREFIX): JsonObject {
   const paths: Record<string, JsonObject> = {};
-  for (const route of ROUTES) {
+  for (const route of documentOrder()) {
     const item = (paths[openApiPath(route)] ??= {});
     const get = operation(route);
     for (const method of routeMethods(route)) {
@@ -727,9 +869,17 @@ export function openApiDocument(serverUrl: string = API_PREFIX): JsonObject {
           : get;
     }
   }
+  for (const [path, item] of Object.entries(paths)) item.options = preflightOperation(path, Object.keys(item).map((method) => method.toUpperCase()));
   return {
     openapi: OPENAPI_VERSION,
-    info: { title: 'Community Posts API', version: '1.0.0', summary: 'Posts, tags and profiles of a community site.', description: DESCRIPTION },
+    info: {
+      title: 'Community Posts API',
+      version: '1.0.0',
+      summary: 'Posts, tags and profiles of a community site.',
+      description: DESCRIPTION,
+      contact: CONTACT,
+      license: LICENSE,
+    },
     servers: [{ url: serverUrl, description: 'This API (version 1)' }],
     tags: [
       { name: 'Authentication', description: 'Log in, log out, check a token.' },
@@ -739,6 +889,7 @@ export function openApiDocument(serverUrl: string = API_PREFIX): JsonObject {
       { name: 'Votes', description: 'One vote per user and post, up or down.' },
       { name: 'Favorites', description: "Posts a user keeps as favorites, and a user's list of them." },
       { name: 'Documentation', description: 'The index of the API, this document and its interactive page.' },
+      { name: 'CORS', description: "The preflight answers API Gateway gives browsers on every path (the API's CORS settings)." },
     ],
     security: [{ tokenAuth: [] }],
     paths,

@@ -1,9 +1,10 @@
+import { PASSWORD_MESSAGES } from '#lib/auth/password-rules.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { POST_LIMITS } from '#lib/posts/limits.ts';
-import { MAX_SLUG_LENGTH } from '#lib/slugs/rules.ts';
+import { MAX_SLUG_LENGTH, MAX_SUFFIXED_SLUG_LENGTH } from '#lib/slugs/rules.ts';
 import { TAG_TITLE_MAX_LENGTH } from '#lib/tags/tag.ts';
 import { PROFILE_SPECS, USERNAME_MAX_LENGTH } from '#lib/users/profile.ts';
-import type { FieldSpec } from '#lib/validation.ts';
+import { BOOLEAN_TEXTS, type FieldSpec } from '#lib/validation.ts';
 
 // The JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the document: resources, request bodies
 // in both encodings, and the DRF-shaped errors. Limits come from the modules that enforce them.
@@ -23,7 +24,36 @@ const URL_OR_BLANK_PATTERN = '^([Hh][Tt][Tt][Pp][Ss]?://\\S+)?$';
 /** `100000` → `100,000` (by hand: toLocaleString at module scope would load ICU data on every cold start). */
 export const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-const messages: Schema = { type: 'array', items: { type: 'string' }, minItems: 1 };
+/**
+ * `^\s*(?:[Tt]|[Yy][Ee][Ss]|...)\s*$`: one of the texts in any case, with white space around it
+ * (JSON Schema patterns have no case-insensitive flag).
+ */
+function textsPattern(texts: readonly string[]): string {
+  const anyCase = (text: string) => [...text].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`)).join('');
+  return `^\\s*(?:${texts.map(anyCase).join('|')})\\s*$`;
+}
+
+/** The texts a boolean field takes (lib/validation.ts): `true`, `on`, `yes`, `1`, ... in any case. */
+export const BOOLEAN_TEXT_PATTERN = textsPattern([...BOOLEAN_TEXTS.true, ...BOOLEAN_TEXTS.false]);
+
+const BOOLEAN_TEXTS_DESCRIPTION = `${BOOLEAN_TEXTS.true.map((t) => `\`${t}\``).join(', ')} (true) and ${BOOLEAN_TEXTS.false.map((t) => `\`${t}\``).join(', ')} (false), in any case`;
+
+/** A boolean field as a form sends it (a checkbox sends `on`), or as JSON (a boolean, 0/1, or one of the texts). */
+export function booleanField(encoding: 'json' | 'form', description: string): Schema {
+  const text: Schema = { type: 'string', pattern: BOOLEAN_TEXT_PATTERN };
+  const full = `${description ? `${description} ` : ''}Accepted as ${BOOLEAN_TEXTS_DESCRIPTION}${encoding === 'json' ? '; in JSON also `true`/`false` and `1`/`0`' : ''}.`;
+  return encoding === 'form'
+    ? { ...text, description: full, examples: ['on', 'true', 'false'] }
+    : { anyOf: [{ type: 'boolean' }, { type: 'integer', enum: [0, 1] }, text], description: full, examples: [true] };
+}
+
+/**
+ * The most messages one field gets: the password rules each add one (too similar, too short,
+ * too common, entirely numeric); every other field gets one.
+ */
+const MAX_FIELD_MESSAGES = Object.keys(PASSWORD_MESSAGES).length;
+
+const messages: Schema = { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_FIELD_MESSAGES };
 
 /** A field of the profile, as answered (`response`), sent as JSON, or sent as a form field. */
 function profileField(spec: FieldSpec, encoding: 'response' | 'json' | 'form'): Schema {
@@ -31,13 +61,16 @@ function profileField(spec: FieldSpec, encoding: 'response' | 'json' | 'form'): 
   const type = form || !spec.nullable ? 'string' : ['string', 'null'];
   switch (spec.type) {
     case 'date':
-      return { type, format: 'date', ...(form ? { description: 'YYYY-MM-DD; an empty value means null.' } : {}) };
+      // A form cannot send null: its empty value clears the date.
+      return form
+        ? { type: 'string', anyOf: [{ format: 'date' }, { const: '' }], description: 'YYYY-MM-DD; an empty value clears the date (null).' }
+        : { type, format: 'date' };
     case 'url':
       return { type, ...(spec.maxLength ? { maxLength: spec.maxLength } : {}), pattern: URL_OR_BLANK_PATTERN, description: 'An http(s) URL, or blank.' };
     case 'string':
       return { type, ...(spec.maxLength ? { maxLength: spec.maxLength } : {}) };
     case 'boolean':
-      return { type: form ? 'string' : 'boolean' };
+      return form ? booleanField('form', '') : { type: 'boolean' };
   }
 }
 
@@ -71,10 +104,46 @@ function postInput(form: boolean, partial: boolean): Schema {
       tags: postTags(form),
       keywords: optionalText(POST_LIMITS.keywords),
       meta_description: optionalText(POST_LIMITS.meta_description),
-      publish: { type: 'boolean', description: 'Absent on create: false (a draft). Also accepted as text: true/false, yes/no, on/off, 1/0, t/f, y/n.' },
+      publish: booleanField(form ? 'form' : 'json', 'Absent on create: false (a draft).'),
     },
   };
 }
+
+/** The parameters of the post lists (lib/posts/list.ts) that a GET may send in its body instead. */
+const LIST_BODY_FIELDS: Record<string, { description: string; examples?: unknown[] }> = {
+  q: { description: 'As the query parameter `q`.', examples: ['serverless'] },
+  sort: { description: 'As the query parameter `sort`: `newest`, `featured`, `views`, `votes` or `active`; any other value lists the newest first.', examples: ['views'] },
+  page: { description: 'As the query parameter `page`.', examples: [2] },
+  page_size: { description: 'As the query parameter `page_size`.', examples: [20] },
+  cursor: { description: 'As the query parameter `cursor`.' },
+  publish: { description: 'As the query parameter `publish` of `GET /posts/me`.', examples: [false] },
+};
+
+/**
+ * The body of a GET of a post list: its parameters for clients that send them there (the reference
+ * service's did). Each is used only when the query string lacks it. In JSON a number or boolean is
+ * taken as its text; values of other JSON types are ignored, as are other fields.
+ */
+function listBody(fields: readonly string[], encoding: 'json' | 'form'): Schema {
+  return {
+    type: 'object',
+    description:
+      'List parameters sent in the body of the GET, as clients of the reference service do; each is used only when the query string lacks it. ' +
+      (encoding === 'json' ? 'A number or a boolean is taken as its text. ' : '') +
+      'Other fields are ignored.',
+    properties: Object.fromEntries(
+      fields.map((name) => {
+        const { description, examples } = LIST_BODY_FIELDS[name]!;
+        const type = encoding === 'json' ? ['string', 'number', 'boolean'] : 'string';
+        const shown = examples && encoding === 'form' ? examples.map(String) : examples;
+        return [name, { type, description, ...(shown ? { examples: shown } : {}) }];
+      }),
+    ),
+  };
+}
+
+const POST_LIST_FIELDS = ['q', 'sort', 'page', 'page_size', 'cursor'] as const;
+const PAGE_FIELDS = ['page', 'page_size', 'cursor'] as const;
 
 /** `{"field": ["message", ...]}` for exactly these fields (and `non_field_errors`). */
 export function fieldErrors(fields: readonly string[]): Schema {
@@ -99,7 +168,14 @@ export function detail(texts?: readonly string[]): Schema {
 
 export const SCHEMAS: Record<string, Schema> = {
   Token: { type: 'string', pattern: '^[0-9a-f]{40}$', description: '40 lowercase hex characters.', examples: ['ab146675a2c6da2b404ba8d5e34d5dc21aa5fa2d'] },
-  Slug: { type: 'string', pattern: SLUG_PATTERN, examples: ['hello-world'] },
+  Slug: {
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_SUFFIXED_SLUG_LENGTH,
+    pattern: SLUG_PATTERN,
+    description: `Lowercase letters and digits in words joined by single hyphens: a base of at most ${MAX_SLUG_LENGTH} characters, and \`-N\` when the base was taken.`,
+    examples: ['hello-world'],
+  },
   Messages: messages,
   Detail: detail(),
   GatewayMessage: {
@@ -151,8 +227,20 @@ export const SCHEMAS: Record<string, Schema> = {
     required: ['user', 'last_login', 'date_joined', 'total_posts', 'total_favorites', 'total_featured_posts', ...Object.keys(PROFILE_SPECS)],
     properties: {
       user: { type: 'string', minLength: 1, maxLength: USERNAME_MAX_LENGTH, description: 'Username.' },
-      last_login: { type: ['string', 'null'], pattern: PROFILE_TIMESTAMP_PATTERN, description: 'Null until the first login.' },
-      date_joined: { type: 'string', pattern: PROFILE_TIMESTAMP_PATTERN },
+      last_login: {
+        type: ['string', 'null'],
+        format: 'date-time',
+        pattern: PROFILE_TIMESTAMP_PATTERN,
+        description: 'Null until the first login. RFC 3339 with a space for the `T` (as RFC 3339 allows), UTC, microseconds.',
+        examples: ['2026-01-05 14:12:15.258987+00:00'],
+      },
+      date_joined: {
+        type: 'string',
+        format: 'date-time',
+        pattern: PROFILE_TIMESTAMP_PATTERN,
+        description: 'RFC 3339 with a space for the `T` (as RFC 3339 allows), UTC, microseconds.',
+        examples: ['2026-01-02 09:30:00.000001+00:00'],
+      },
       total_posts: { ...counter, description: "The user's published posts." },
       total_favorites: { ...counter, description: 'Favorites the user holds.' },
       total_featured_posts: { ...counter, description: "The user's published, featured posts." },
@@ -222,6 +310,12 @@ export const SCHEMAS: Record<string, Schema> = {
   PostCreateForm: postInput(true, false),
   PostUpdate: postInput(false, true),
   PostUpdateForm: postInput(true, true),
+  PostListParameters: listBody(POST_LIST_FIELDS, 'json'),
+  PostListParametersForm: listBody(POST_LIST_FIELDS, 'form'),
+  MyPostListParameters: listBody([...POST_LIST_FIELDS, 'publish'], 'json'),
+  MyPostListParametersForm: listBody([...POST_LIST_FIELDS, 'publish'], 'form'),
+  PageParameters: listBody(PAGE_FIELDS, 'json'),
+  PageParametersForm: listBody(PAGE_FIELDS, 'form'),
   VoteInput: { type: 'object', required: ['vote'], properties: { vote: { type: 'string', enum: ['up', 'down'] } } },
   VoteState: {
     type: 'object',

@@ -4,6 +4,9 @@
 /** Longest slug base; leaves room for a `-N` suffix inside DynamoDB's key limits. */
 export const MAX_SLUG_LENGTH = 200;
 
+/** Longest slug with its `-N` suffix: what a stored slug, and so a path's slug, can be at most. */
+export const MAX_SUFFIXED_SLUG_LENGTH = MAX_SLUG_LENGTH + 12;
+
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export function isValidSlug(value: string): boolean {
@@ -23,5 +26,5 @@ export function candidateIndex(base: string, slug: string): number {
 
 /** Whether a path value could name a stored slug; anything else is answered 404 without a read. */
 export function couldBeSlug(value: string): boolean {
-  return value.length <= MAX_SLUG_LENGTH + 12 && SLUG_PATTERN.test(value);
+  return value.length <= MAX_SUFFIXED_SLUG_LENGTH && SLUG_PATTERN.test(value);
 }

@@ -7,7 +7,8 @@ import { API_PREFIX, routingPath } from '#lib/routes.ts';
 // be documented for the path and method, the Content-Type must be one the response lists, the
 // body must match its schema, and required headers must be there and match theirs. Paths the
 // document lacks, and methods a path lacks, are checked against the document's fallback
-// responses (x-unmatched-path-responses, x-method-not-allowed-responses, x-preflight-responses).
+// responses (x-unmatched-path-responses, x-method-not-allowed-responses, x-preflight-responses);
+// a preflight or other OPTIONS of a documented path, against the path's `options` operation.
 
 type Json = Record<string, any>;
 
@@ -142,8 +143,9 @@ export class ResponseValidator {
 
     let where: string[];
     let label: string;
-    // A preflight is answered by the gateway (204); any other OPTIONS is an ordinary method.
-    if (method === 'options' && response.status === 204) {
+    // A preflight is answered by the gateway (204) on any path: a documented path's `options`
+    // operation, or the extension for the others. Any other OPTIONS is an ordinary method.
+    if (method === 'options' && response.status === 204 && !template) {
       where = ['x-preflight-responses'];
       label = `OPTIONS ${fullPath} (preflight)`;
     } else if (!template) {
@@ -152,16 +154,17 @@ export class ResponseValidator {
     } else if (!this.document.paths[template][method]) {
       where = ['x-method-not-allowed-responses'];
       label = `${method.toUpperCase()} ${template} (method not documented for the path)`;
-      if (response.status === 405) {
-        const documented = HTTP_METHODS.filter((m) => this.document.paths[template][m]).map((m) => m.toUpperCase()).sort();
-        const allow = (response.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean).sort();
-        if (allow.join(',') !== documented.join(',')) {
-          this.fail(response, label, `Allow: ${allow.join(', ')} differs from the documented methods ${documented.join(', ')}`);
-        }
-      }
     } else {
       where = ['paths', template, method, 'responses'];
       label = `${method.toUpperCase()} ${template} (${this.document.paths[template][method].operationId})`;
+    }
+    if (template && response.status === 405) {
+      // The methods of the path's operations; `options` is the gateway's preflight, not a route.
+      const documented = HTTP_METHODS.filter((m) => m !== 'options' && this.document.paths[template][m]).map((m) => m.toUpperCase()).sort();
+      const allow = (response.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean).sort();
+      if (allow.join(',') !== documented.join(',')) {
+        this.fail(response, label, `Allow: ${allow.join(', ')} differs from the documented methods ${documented.join(', ')}`);
+      }
     }
 
     const responses = this.resolve(this.at(where));
@@ -220,4 +223,47 @@ let shared: ResponseValidator | undefined;
 export function responseValidator(): ResponseValidator {
   shared ??= new ResponseValidator();
   return shared;
+}
+
+/**
+ * Checks request inputs against the document's request schemas, as a validating proxy or client
+ * generator reads them: a body by its media type (a form's fields are strings), a parameter's raw
+ * text coerced to the schema's types (`"20"` is an integer, `"true"` a boolean).
+ */
+export class RequestValidator {
+  private readonly bodies: Ajv2020;
+  private readonly parameters: Ajv2020;
+
+  constructor(readonly document: Json = openApiDocument()) {
+    const make = (coerceTypes: boolean) => {
+      const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, coerceTypes });
+      addFormats(ajv);
+      ajv.addSchema({ $id: COMPONENTS_ID, $defs: retarget(document.components?.schemas ?? {}) as Json });
+      return ajv;
+    };
+    this.bodies = make(false);
+    this.parameters = make(true);
+  }
+
+  private operation(path: string, method: string): Json {
+    const op = this.document.paths?.[path]?.[method];
+    if (!op) throw new Error(`No operation ${method.toUpperCase()} ${path}`);
+    return op;
+  }
+
+  /** The problems of a request body, or null when the document accepts it. */
+  body(path: string, method: string, mediaType: string, value: unknown): string | null {
+    const schema = this.operation(path, method).requestBody?.content?.[mediaType]?.schema;
+    if (!schema) return `${method.toUpperCase()} ${path} documents no ${mediaType} body`;
+    const validate = this.bodies.compile(retarget(schema) as Json);
+    return validate(value) ? null : this.bodies.errorsText(validate.errors, { dataVar: 'body' });
+  }
+
+  /** The problems of a parameter's raw value, or null when the document accepts it. */
+  parameter(path: string, method: string, name: string, raw: string): string | null {
+    const parameter = ((this.operation(path, method).parameters ?? []) as Json[]).find((p) => p.name === name);
+    if (!parameter) return `${method.toUpperCase()} ${path} has no parameter ${name}`;
+    const validate = this.parameters.compile({ type: 'object', properties: { [name]: retarget(parameter.schema) as Json } });
+    return validate({ [name]: raw }) ? null : this.parameters.errorsText(validate.errors, { dataVar: name });
+  }
 }
