@@ -71,12 +71,11 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // beyond one transaction and any the index showed late
   'users/password': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem', 'BatchWriteItem'], indexes: ['Query'] },
   // a slug given: the token; a slug derived from the title: the token, the title's claim and the
-  // slug candidates in one BatchGetItem (after a lost race for the slug, UpdateItem of the base's
-  // ticket counter alongside, lib/slugs/tickets.ts); TransactWriteItems: ConditionCheck token, Put tag, Put title claim
+  // slug candidates in one BatchGetItem, then UpdateItem of the slug ticket (lib/slugs/tickets.ts);
+  // TransactWriteItems: ConditionCheck token, Put tag, Put title claim
   'tags/create': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
-  // token, slug candidates and tags in one BatchGetItem (more candidates: another BatchGetItem;
-  // after a lost race for the slug, UpdateItem of the base's ticket counter alongside);
-  // TransactWriteItems: ConditionCheck token, Put post and new tags, Update author and tag counters
+  // token, slug candidates and tags in one BatchGetItem (more candidates: another BatchGetItem);
+  // UpdateItem of the slug ticket (lib/slugs/tickets.ts); TransactWriteItems: ConditionCheck token, Put post and new tags, Update author and tag counters
   'posts/create': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
   // token, post text and stats in one BatchGetItem; TransactWriteItems: ConditionCheck token, Put visit (only if new),
   // Put stats and list entries (total_visitors and the views sort key)

@@ -59,6 +59,28 @@ describe('slugs from titles', () => {
   });
 });
 
+describe('creates of one title one after another', () => {
+  it('take the first free slug: base, base-1, base-2, and a freed slug again', async () => {
+    const title = unique('Again ');
+    const base = title.toLowerCase().replace(/ /g, '-');
+    const create = async () => {
+      const response = await alice.api.post('/posts', { form: { title, description: 'd', publish: 'true' } });
+      expect(response.status, response.text).toBe(201);
+      return String(response.body.slug);
+    };
+    expect([await create(), await create(), await create()]).toEqual([base, `${base}-1`, `${base}-2`]);
+    expect((await alice.api.delete(`/posts/detail/${base}-1`)).status).toBe(204);
+    expect(await create()).toBe(`${base}-1`);
+    expect((await alice.api.delete(`/posts/detail/${base}`)).status).toBe(204);
+    expect(await create()).toBe(base);
+    expect(await create()).toBe(`${base}-3`);
+    // A rename away frees the slug too.
+    const renamed = await alice.api.put(`/posts/detail/${base}-2`, { form: { title: unique('Elsewhere ') } });
+    expect(renamed.status).toBe(200);
+    expect(await create()).toBe(`${base}-2`);
+  });
+});
+
 describe('creates of one title at once', () => {
   it('answers 201 to 40 parallel creates of one title, each under its own slug', async () => {
     const title = unique('Same Title ');

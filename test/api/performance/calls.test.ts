@@ -219,11 +219,11 @@ describe('writes', () => {
     expect((await counted(() => alice.api.put(`/users/detail/${bob.username}`, { form: { location: 'x' } }))).total).toBe(1);
   });
 
-  it('tag create: the token read (with the title claim and slug candidates for a derived slug), then one transaction', async () => {
+  it('tag create: the token read (with the title claim and slug candidates for a derived slug, then its ticket), then one transaction', async () => {
     expect(await counted(() => alice.api.post('/tags', { form: { title: unique('Tag') } }))).toEqual({
       status: 201,
-      total: 2,
-      byCommand: { BatchGetItem: 1, TransactWriteItems: 1 },
+      total: 3,
+      byCommand: { BatchGetItem: 1, UpdateItem: 1, TransactWriteItems: 1 },
     });
     expect(await counted(() => alice.api.post('/tags', { form: { title: unique('Tag'), slug: unique('given') } }))).toEqual({
       status: 201,
@@ -232,21 +232,28 @@ describe('writes', () => {
     });
   });
 
-  it('post create, with known and new tags: one BatchGetItem, one transaction', async () => {
+  it('post create, with known and new tags: one BatchGetItem, the slug ticket (UpdateItem), one transaction', async () => {
     const known = unique('Known');
     await newPost({ tags: known });
-    const expected = { status: 201, total: 2, byCommand: { BatchGetItem: 1, TransactWriteItems: 1 } };
+    const expected = { status: 201, total: 3, byCommand: { BatchGetItem: 1, UpdateItem: 1, TransactWriteItems: 1 } };
     expect(await counted(() => alice.api.post('/posts', { form: { title: unique('P '), description: 'd', tags: known, publish: 'true' } }))).toEqual(expected);
     expect(
       await counted(() => alice.api.post('/posts', { form: { title: unique('P '), description: 'd', tags: `${known}, ${unique('New')}, ${unique('New')}`, publish: 'true' } })),
     ).toEqual(expected);
   });
 
-  it('post update, with a rename and a tag change: one BatchGetItem, one transaction', async () => {
+  it('post update, with a rename and a tag change: one BatchGetItem, the slug ticket (UpdateItem), one transaction', async () => {
     const post = await newPost({ tags: unique('Old') });
     expect(
       await counted(() => alice.api.put(`/posts/detail/${post.slug}`, { form: { title: unique('Renamed '), tags: unique('Other'), publish: 'false' } })),
-    ).toEqual({ status: 200, total: 2, byCommand: { BatchGetItem: 1, TransactWriteItems: 1 } });
+    ).toEqual({ status: 200, total: 3, byCommand: { BatchGetItem: 1, UpdateItem: 1, TransactWriteItems: 1 } });
+    // An edit that keeps the slug takes no ticket.
+    const kept = await newPost();
+    expect(await counted(() => alice.api.put(`/posts/detail/${kept.slug}`, { form: { description: 'edited' } }))).toEqual({
+      status: 200,
+      total: 2,
+      byCommand: { BatchGetItem: 1, TransactWriteItems: 1 },
+    });
     expect((await counted(() => bob.api.put(`/posts/detail/${post.slug}`, { form: { title: 'x' } }))).total).toBe(1);
   });
 
