@@ -4,6 +4,7 @@ import { awsRegion, localSettings, tableName, useDefaults } from '#lib/config.ts
 import { attachMeter, type Meter } from './bench/meter.ts';
 import { machine } from './bench/report.ts';
 import { startBenchStack, type BenchStack } from './bench/stack.ts';
+import { fetchInit } from './local/client-request.ts';
 import { startStreamPollers, type StreamPollers } from './local/stream-poller.ts';
 import { drive } from './load/drive.ts';
 import { MIX, renderMix } from './load/mix.ts';
@@ -83,16 +84,7 @@ const step = (message: string) => console.error(`load: ${message}`);
 async function warmUp(apiUrl: string, world: World, random: () => number): Promise<void> {
   for (const entry of MIX) {
     const plan = planRequest(entry, world, random);
-    const headers: Record<string, string> = plan.token ? { Authorization: `Token ${plan.token}` } : {};
-    let body: string | undefined;
-    if (plan.form) {
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(plan.form).toString();
-    } else if (plan.json !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(plan.json);
-    }
-    const response = await fetch(`${apiUrl}${plan.path}`, { method: plan.method, headers, ...(body ? { body } : {}) });
+    const response = await fetch(`${apiUrl}${plan.path}`, fetchInit(plan));
     const text = await response.text();
     plan.onAnswer?.(response.status, text);
     if (response.status >= 400) step(`warm-up: ${entry.kind} answered ${response.status} ${text.slice(0, 200)}`);

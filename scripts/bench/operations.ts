@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { fetchInit } from '../local/client-request.ts';
 import { attachMeter, type Usage } from './meter.ts';
 import type { BenchStack } from './stack.ts';
 
@@ -16,18 +17,7 @@ export async function measureOperations(stack: BenchStack): Promise<OperationUsa
   const alice = await stack.login();
   const bob = await stack.login();
   const send: Send = (path, init = {}) => {
-    const headers: Record<string, string> = {};
-    const token = init.token === undefined ? alice.token : init.token;
-    if (token) headers.Authorization = `Token ${token}`;
-    let body: string | undefined;
-    if (init.form) {
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(init.form).toString();
-    } else if (init.json !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(init.json);
-    }
-    return fetch(`${stack.server.url}${path}`, { method: init.method ?? 'GET', headers, ...(body ? { body } : {}) });
+    return fetch(`${stack.server.url}${path}`, fetchInit({ ...init, token: (init.token === undefined ? alice.token : init.token) ?? undefined }));
   };
   const word = () => randomUUID().slice(0, 8);
   // Some data, so that lists and details have something to read.

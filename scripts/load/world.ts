@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AccountError } from '#lib/auth/account.ts';
 import { createUser } from '#lib/auth/create-account.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
+import { fetchInit } from '../local/client-request.ts';
+import { randomSource } from '../seed/content.ts';
 import { LIST_PAGE_SIZE } from './mix.ts';
 
 // The data `npm run load` drives its workload over: users with tokens, tags and published posts,
@@ -36,17 +38,8 @@ export interface World {
   searchWords: readonly string[];
 }
 
-/** A small deterministic generator (mulberry32): the same seed makes the same data and mix. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+/** A small deterministic generator (the seed's mulberry32): the same seed makes the same data and mix. */
+export const seededRandom = randomSource;
 
 /** An index below `count`, most often a high one: the newest posts get most of the traffic. */
 export function skewedIndex(random: () => number, count: number): number {
@@ -98,17 +91,7 @@ export interface SeedOptions {
 }
 
 async function call(url: string, init: { method?: string; token?: string; form?: Record<string, string>; json?: unknown } = {}): Promise<{ status: number; body: unknown; headers: Headers }> {
-  const headers: Record<string, string> = {};
-  if (init.token) headers.Authorization = `Token ${init.token}`;
-  let body: string | undefined;
-  if (init.form) {
-    headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(init.form).toString();
-  } else if (init.json !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(init.json);
-  }
-  const response = await fetch(url, { method: init.method ?? 'GET', headers, ...(body ? { body } : {}) });
+  const response = await fetch(url, fetchInit(init));
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null, headers: response.headers };
 }
