@@ -3,6 +3,7 @@ import { MAX_BODY_BYTES } from '#lib/http/body.ts';
 import { POST_LIMITS } from '#lib/posts/limits.ts';
 import { MAX_SLUG_LENGTH, MAX_SUFFIXED_SLUG_LENGTH } from '#lib/slugs/rules.ts';
 import { TAG_TITLE_MAX_LENGTH } from '#lib/tags/tag.ts';
+import { ROUTES } from '#lib/routes.ts';
 import { PROFILE_SPECS, USERNAME_MAX_LENGTH } from '#lib/users/profile.ts';
 import { BOOLEAN_TEXTS, type FieldSpec } from '#lib/validation.ts';
 
@@ -340,6 +341,8 @@ export const SCHEMAS: Record<string, Schema> = {
       openapi: { type: 'string', description: 'The OpenAPI document.' },
       endpoints: {
         type: 'array',
+        // One per route: the index lists no HEAD twin.
+        maxItems: ROUTES.length,
         items: {
           type: 'object',
           required: ['method', 'path', 'summary', 'token'],

@@ -88,6 +88,13 @@ export interface FaultStats {
 }
 
 const WRITE_CALLS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
+/**
+ * The UpdateItem of a slug ticket (lib/slugs/tickets.ts), which a create sends before its
+ * transaction: not the request's data (it only spreads concurrent creates over candidates, and
+ * expires within two minutes), so a create that then fails may leave it, as a refused login
+ * leaves its attempt counters.
+ */
+const SLUG_TICKET = /^\{[^]*"Key":\{"PK":\{"S":"SLUGTICKETS#/;
 
 export interface FaultInjector {
   stats: FaultStats;
@@ -218,17 +225,17 @@ export async function installFaults(client: { middlewareStack: any }): Promise<F
     const planStats = plan ? (stats.byPlan[plan] ??= { attempts: 0, injected: 0, appliedWrites: 0 }) : undefined;
     stats.attempts += 1;
     if (planStats) planStats.attempts += 1;
-    /** Sends the attempt to DynamoDB Local, counting an applied write. */
+    const body = request.body;
+    const text = typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : '';
+    /** Sends the attempt to DynamoDB Local, counting an applied write (but a slug ticket's: see SLUG_TICKET). */
     const send = async (sent: any) => {
       const result = await next(sent);
-      if (planStats && WRITE_CALLS.has(operation)) planStats.appliedWrites += 1;
+      if (planStats && WRITE_CALLS.has(operation) && !SLUG_TICKET.test(text)) planStats.appliedWrites += 1;
       return result;
     };
     if (!rule) return send(args);
     let input: Record<string, any> = {};
     try {
-      const body = request.body;
-      const text = typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : '';
       input = text ? JSON.parse(text) : {};
     } catch {
       input = {};
