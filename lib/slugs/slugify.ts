@@ -9,12 +9,7 @@ const COMBINING_MARKS = /\p{M}+/gu;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** The slug of a title that has letters or digits the library cannot spell in ASCII (CJK, ...). */
-export const FALLBACK_SLUG = 'untitled';
-
-/** Whether a title can have a slug at all: it has a Unicode letter or digit. */
-export function hasLetterOrDigit(text: string): boolean {
-  return LETTER_OR_DIGIT.test(text);
-}
+const FALLBACK_SLUG = 'untitled';
 
 /**
  * Lowercase ASCII words joined by single hyphens. Underscores separate words too, so every slug
@@ -24,6 +19,6 @@ export function hasLetterOrDigit(text: string): boolean {
 export function slugify(text: string): string {
   const folded = text.normalize('NFKD').replace(COMBINING_MARKS, '').replace(/_/g, ' ');
   const slug = slugifyLib(folded, { lower: true, strict: true, trim: true }).slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '');
-  if (slug !== '' || !hasLetterOrDigit(folded)) return slug;
+  if (slug !== '' || !LETTER_OR_DIGIT.test(folded)) return slug;
   return FALLBACK_SLUG;
 }

@@ -3,17 +3,17 @@ import { readForAttempt, type BatchResult, type Item } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { transactWrite } from '#lib/db/transact.ts';
 import { Conflict } from '#lib/http/errors.ts';
-import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
+import { firstFreeSlug } from '#lib/slugs/free-slug.ts';
 import { withRetries } from '#lib/retry.ts';
 import type { TagInput } from './input.ts';
-import { TAG_SLUG_WINDOW } from './resolve.ts';
+import { TAG_SLUG_WINDOW, tagKeys } from './resolve.ts';
 import { newTagWrites, tagTitleKey, type TagRef, type TagTaken } from './tag.ts';
 
 const exists = () => new Conflict('Tag already exists.');
 
 /** What POST /tags reads with the token: for a slug derived from the title, the title's claim and the slug candidates. */
 export function createTagReads(input: TagInput): Key[] {
-  return input.derived ? [tagTitleKey(input.title), ...candidateKeys(input.base, keys.tag, TAG_SLUG_WINDOW)] : [];
+  return input.derived ? tagKeys([input.title]) : [];
 }
 
 /**

@@ -21,10 +21,8 @@ export function parseTagInput(input: Input): TagInput {
   const title = typeof values.title === 'string' ? values.title : '';
   const slug = typeof values.slug === 'string' ? values.slug : '';
   if (slug !== '' && !isValidSlug(slug)) errors.slug = [SLUG_MESSAGE];
-  const base = slug === '' && title !== '' && !errors.slug ? slugify(title) : '';
-  if (slug === '' && title !== '' && !errors.slug && base === '') {
-    errors.title = ['The title must contain at least one letter or digit to form a slug.'];
-  }
+  const base = slug === '' && title !== '' && !errors.slug ? slugify(title) : undefined;
+  if (base === '') errors.title = ['The title must contain at least one letter or digit to form a slug.'];
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return slug !== '' ? { title, slug, derived: false } : { title, base, derived: true };
+  return base === undefined ? { title, slug, derived: false } : { title, base, derived: true };
 }
