@@ -65,8 +65,8 @@ export function cursorStart(list: ListQuery, cursor: string, words: readonly str
   return decodeCursor(cursor, keyAttributes(list), { attribute: index.partitionKey, value: list.partition }, cursorBinding(list, words));
 }
 
-/** One call: up to `limit` items of the list (matching its filter) from `startKey`, and where the next call starts. */
-export async function queryItems(list: ListQuery, limit: number, startKey?: Record<string, unknown>): Promise<{ items: Item[]; next?: Record<string, unknown> }> {
+/** One call: up to `limit` items of the list (matching its filter; without a limit, DynamoDB's 1 MB page) from `startKey`, and where the next call starts. */
+export async function queryItems(list: ListQuery, limit: number | undefined, startKey?: Record<string, unknown>): Promise<{ items: Item[]; next?: Record<string, unknown> }> {
   const response = await query(list, limit, startKey, false);
   return { items: response.Items ?? [], ...(response.LastEvaluatedKey ? { next: response.LastEvaluatedKey } : {}) };
 }
@@ -157,28 +157,28 @@ export async function queryPage(list: ListQuery, request: PageRequest): Promise<
 }
 
 /**
- * Every item of one table partition (those whose sort key begins with `sortKeyPrefix`, when
- * given), a page (up to DynamoDB's 1 MB) at a time, with only `attributes` when given: what the
+ * Every item of one table partition (those whose sort key lies in `sortKeyRange`, both ends
+ * included, when given), a page (up to DynamoDB's 1 MB) at a time, with only `attributes` when given: what the
  * stream consumer walks to remove a deleted post's visits, votes and favorites, and a search reads
  * of the postings of a word. Strongly consistent when `consistent` (a removal that must see every
  * item written).
  */
 export async function* partitionPages(
   partition: string,
-  options: { attributes?: readonly string[]; sortKeyPrefix?: string; consistent?: boolean } = {},
+  options: { attributes?: readonly string[]; sortKeyRange?: { from: string; to: string }; consistent?: boolean } = {},
 ): AsyncGenerator<Item[]> {
-  const { attributes, sortKeyPrefix, consistent = false } = options;
-  const names: Record<string, string> = { '#pk': PARTITION_KEY, ...(sortKeyPrefix !== undefined ? { '#sk': SORT_KEY } : {}) };
+  const { attributes, sortKeyRange, consistent = false } = options;
+  const names: Record<string, string> = { '#pk': PARTITION_KEY, ...(sortKeyRange ? { '#sk': SORT_KEY } : {}) };
   attributes?.forEach((name, i) => (names[`#a${i}`] = name));
   let startKey: Record<string, unknown> | undefined;
   do {
     const response = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: sortKeyPrefix === undefined ? '#pk = :pk' : '#pk = :pk AND begins_with(#sk, :prefix)',
+        KeyConditionExpression: sortKeyRange ? '#pk = :pk AND #sk BETWEEN :from AND :to' : '#pk = :pk',
         ...(attributes ? { ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', ') } : {}),
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':pk': partition, ...(sortKeyPrefix !== undefined ? { ':prefix': sortKeyPrefix } : {}) },
+        ExpressionAttributeValues: { ':pk': partition, ...(sortKeyRange ? { ':from': sortKeyRange.from, ':to': sortKeyRange.to } : {}) },
         ...(consistent ? { ConsistentRead: true } : {}),
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),

@@ -8,7 +8,7 @@ import { queryWords } from '#lib/search/words.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
 import { postFromRead, postKeys, type PostRecord } from './post.ts';
-import { FRESH_LIMIT, FRESH_MS, freshQuery, searchPage } from './search.ts';
+import { FRESH_LIMIT, FRESH_MS, freshQuery, leadingEntries, ranksByEntries, searchPage } from './search.ts';
 
 // The lists of posts: GET /posts, /posts/tagged/{slug}, /posts/author/{username}, /posts/me.
 // Each is a partition of the four post indexes (entries.ts), read in two round trips: the page's
@@ -51,6 +51,8 @@ const SORT_INDEXES: Record<PostSort, IndexName> = {
 /** One list of posts: which index partition holds it, and which posts it may show. */
 export interface PostList {
   partition: string;
+  /** The list of every published post (GET /posts), whose size is the site's: a search reads only so much of it (search.ts). */
+  sitewide?: boolean;
   /** A partition of featured posts only, where the list has one (else sort=featured filters). */
   featuredPartition?: string;
   /** The sort key of the list's entries (keys.postEntry), in its own partition. */
@@ -68,7 +70,7 @@ export interface PostList {
 export type ListedFields = Pick<PostRecord, 'publish' | 'author' | 'author_id' | 'tag_slugs'>;
 
 export const POST_LISTS = {
-  all: (): PostList => ({ partition: listPartitions.posts, featuredPartition: listPartitions.featured, entry: postLists.posts, holds: (post) => post.publish }),
+  all: (): PostList => ({ sitewide: true, partition: listPartitions.posts, featuredPartition: listPartitions.featured, entry: postLists.posts, holds: (post) => post.publish }),
   tagged: (tagSlug: string): PostList => ({
     partition: listPartitions.tagged(tagSlug),
     entry: postLists.tagged(tagSlug),
@@ -169,8 +171,9 @@ export function openPostList(list: PostList, query: Record<string, string | unde
   }
   const found = started(() => findPostings(words));
   const fresh = started(() => queryAbove(freshQuery(index), isoTimestamp(nowMicros() - FRESH_MS * 1000), FRESH_LIMIT));
+  const leading = ranksByEntries(sort) ? started(() => leadingEntries(index, request, words, list.sitewide === true)) : undefined;
   const scope = { list, sort, index, request, words, entryList: sort === 'featured' && list.featuredPartition ? postLists.featured : list.entry };
-  return { read: async () => ({ params, request, page: await searchPage(scope, await found, await fresh) }) };
+  return { read: async () => ({ params, request, page: await searchPage(scope, await found, await fresh, await leading) }) };
 }
 
 /** A page of entries as the page of their posts; a post that no longer belongs is left out. */

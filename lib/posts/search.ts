@@ -1,6 +1,6 @@
 import { batchGet, type Item } from '#lib/db/batch.ts';
 import { keys, listSortKeys } from '#lib/db/keys.ts';
-import { cursorAfterItem, cursorStart, type ListQuery, type Page, type PageRequest } from '#lib/db/query.ts';
+import { cursorAfterItem, cursorStart, queryItems, type ListQuery, type Page, type PageRequest } from '#lib/db/query.ts';
 import { INDEXES } from '#lib/db/table.ts';
 import { InvalidPage } from '#lib/http/errors.ts';
 import type { Posting } from '#lib/search/postings.ts';
@@ -15,14 +15,42 @@ import { postFromRead, postKeys, type PostRecord } from './post.ts';
 // finds a post right after it is written). The page's posts are then read and checked against the
 // words and the list, as every list checks what its index said.
 // - `newest` and `featured` order by `created`, which the postings carry: 2 round trips.
-// - `views`, `votes` and `active` order by what changes without the text (counts, `modified`):
-//   when the matches are at most two pages, their posts are read at once (2 round trips); else
-//   their entries in this list first, then the page's posts (3). Capacity grows with the matches.
+// - `views`, `votes` and `active` order by what changes without the text (counts, `modified`),
+//   which the postings cannot carry (a count would rewrite every posting of the post). The first
+//   round trip also reads the list's first entries in that order (leadingEntries): when the matches
+//   among them fill the page, or they are the whole list, they rank the page, whose posts are then
+//   read (2 round trips). When the matches are at most two pages, their posts are read at once (2).
+//   Else their entries in this list first, then the page's posts (3). Capacity grows with the matches.
 
 /** How far back a search also reads the list's changed entries: well past the stream's lag. */
 export const FRESH_MS = 10_000;
 /** The most recently changed entries a search reads. */
 export const FRESH_LIMIT = 100;
+
+/**
+ * How many of the site-wide list's first entries a search by a count or by activity reads beside
+ * the postings: about 250 bytes each, so some 30 RCU, the same at every size of the site. A tag's,
+ * author's or own list reads its first DynamoDB page instead (up to 1 MB), which grows with its own
+ * posts only (v1.1, section 1).
+ */
+export const LEADING_LIMIT = 1_000;
+
+/** The first entries of a list in its order (from the page's cursor), as the first round trip reads them. */
+export interface LeadingEntries {
+  items: Item[];
+  /** Whether they reach the end of the list. */
+  complete: boolean;
+}
+
+/** Whether a search in `sort` ranks by what the postings do not carry, and so reads the list's leading entries. */
+export const ranksByEntries = (sort: PostSort) => sort === 'views' || sort === 'votes' || sort === 'active';
+
+/** The leading entries of `index`, from where `request`'s cursor starts (an invalid cursor rejects as the page would). */
+export async function leadingEntries(index: ListQuery, request: PageRequest, words: readonly string[], sitewide: boolean): Promise<LeadingEntries> {
+  const start = request.cursor ? cursorStart(index, request.cursor, words) : undefined;
+  const { items, next } = await queryItems(index, sitewide ? LEADING_LIMIT : undefined, start);
+  return { items, complete: next === undefined };
+}
 
 export interface SearchScope {
   list: PostList;
@@ -46,10 +74,18 @@ interface Ranked {
   key: string;
 }
 
+/** The matches (by post id) among `entries` of the list, with the sort key each entry holds. */
+function rankedByEntries(entries: Item[], matches: Set<string>, sortAttribute: string): Ranked[] {
+  return entries.flatMap((entry) => {
+    const id = String(entry.post_id);
+    return matches.has(id) ? [{ id, slug: String(entry.slug), key: String(entry[sortAttribute]) }] : [];
+  });
+}
+
 const byKeyDescending = (a: { key: string }, b: { key: string }) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);
 
 /** The page of a search, from the postings and fresh entries read in the first round trip. */
-export async function searchPage(scope: SearchScope, postings: Posting[], freshEntries: Item[]): Promise<Page<PostRecord>> {
+export async function searchPage(scope: SearchScope, postings: Posting[], freshEntries: Item[], leading?: LeadingEntries): Promise<Page<PostRecord>> {
   const { list, sort, index, request, words } = scope;
   const sortAttribute = INDEXES[index.index].sortKey;
   const read = new Map<string, PostRecord | undefined>();
@@ -75,6 +111,8 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   const indexed = new Set(matches.map((posting) => posting.post_id));
   const fresh = [...freshSlugs].filter(([id]) => !indexed.has(id)).map(([id, slug]) => ({ id, slug }));
 
+  const skipped = request.cursor ? 0 : (request.page - 1) * request.pageSize;
+  const leadingRanks = leading && rankedByEntries(leading.items, indexed, sortAttribute);
   let ranked: Ranked[];
   if (sortAttribute === INDEXES.postsByCreated.sortKey) {
     ranked = matches.map((posting) => ({ id: posting.post_id, slug: posting.slug, key: listSortKeys.postCreated(posting.created, posting.post_id) }));
@@ -84,6 +122,10 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
       const post = read.get(id);
       return post ? [{ id, slug: post.slug, key: keyOf(post) }] : [];
     });
+  } else if (leading && leadingRanks && (leading.complete || leadingRanks.length > skipped + request.pageSize)) {
+    // The matches among the list's leading entries fill the page and one more, or are all of them:
+    // a match beyond those entries ranks below every one of them.
+    ranked = leadingRanks;
   } else {
     const [entries] = await Promise.all([
       batchGet(matches.map((posting) => keys.postEntry(posting.post_id, scope.entryList)), undefined, { consistent: false }),
@@ -101,7 +143,6 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   // are; the ranks before those are taken as the index gives them.
   const after = request.cursor ? cursorStart(index, request.cursor, scope.words)[sortAttribute] : undefined;
   if (after !== undefined) ranked = ranked.filter(({ key }) => key < after);
-  const skipped = request.cursor ? 0 : (request.page - 1) * request.pageSize;
   const from = Math.max(0, skipped - fresh.length);
   const window = ranked.slice(from, skipped + request.pageSize + 1);
   await readPosts([...window, ...fresh]);

@@ -1,5 +1,5 @@
 import type { Item } from '#lib/db/batch.ts';
-import { postingPartition } from '#lib/db/keys.ts';
+import { postingRange } from '#lib/db/keys.ts';
 import { partitionPages } from '#lib/db/query.ts';
 import { indexedWord, postingFromItem, type Posting } from './postings.ts';
 
@@ -10,7 +10,8 @@ import { indexedWord, postingFromItem, type Posting } from './postings.ts';
 /** Every posting of the words `word` begins (all pages). */
 async function postingsOf(word: string): Promise<Item[]> {
   const items: Item[] = [];
-  for await (const page of partitionPages(postingPartition(word), { sortKeyPrefix: indexedWord(word) })) items.push(...page);
+  const { partition, ...sortKeyRange } = postingRange(indexedWord(word));
+  for await (const page of partitionPages(partition, { sortKeyRange })) items.push(...page);
   return items;
 }
 

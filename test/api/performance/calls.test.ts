@@ -127,8 +127,9 @@ describe('reads', () => {
             expect(response.body.map((p: { slug: string }) => p.slug), `${path} ${sort} ${q}`).toContain(post.slug);
           });
           const batchGets = (token.BatchGetItem ?? 0) + 1;
-          // With q: one Query of the search index per word, one of the list's fresh entries.
-          const queries = q ? q.split(' ').length + 1 : 1;
+          // With q: one Query of the search index per word, one of the list's fresh entries, and
+          // for the sorts the postings do not carry, one of the list's leading entries.
+          const queries = q ? q.split(' ').length + 1 + (['views', 'votes', 'active'].includes(sort) ? 1 : 0) : 1;
           expect(usage.calls, `${path} sort=${sort} q=${q}`).toEqual({ ...token, Query: queries, BatchGetItem: batchGets });
           expect(usage.rounds, `${path} sort=${sort} q=${q}`).toBe(2);
         }
@@ -136,7 +137,7 @@ describe('reads', () => {
     }
   });
 
-  it('q, matches beyond two pages: sort=newest stays at two round trips; views, votes and active read the matches\' entries first (three)', async () => {
+  it('q, matches beyond two pages: two round trips in every sort (views, votes and active rank them by the list\'s leading entries)', async () => {
     const word = unique('many').toLowerCase();
     for (let i = 0; i < 8; i++) await newPost({ title: `Many ${word} ${i}` });
     await api.streams!.caughtUp();
@@ -148,9 +149,10 @@ describe('reads', () => {
         expect(response.status).toBe(200);
         expect(response.body).toHaveLength(sort === 'featured' ? 0 : 2);
       });
-      const counted = ['newest', 'featured'].includes(sort) ? { rounds: sort === 'featured' ? 1 : 2, batchGets: sort === 'featured' ? 0 : 1 } : { rounds: 3, batchGets: 2 };
-      expect(usage.calls, sort).toEqual({ GetItem: 1, Query: 2, ...(counted.batchGets ? { BatchGetItem: counted.batchGets } : {}) });
-      expect(usage.rounds, sort).toBe(counted.rounds);
+      // No featured post matches: that page is empty after the first round trip.
+      const leading = ['views', 'votes', 'active'].includes(sort) ? 1 : 0;
+      expect(usage.calls, sort).toEqual({ GetItem: 1, Query: 2 + leading, ...(sort === 'featured' ? {} : { BatchGetItem: 1 }) });
+      expect(usage.rounds, sort).toBe(sort === 'featured' ? 1 : 2);
     }
   }, 60_000);
 
