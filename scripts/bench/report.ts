@@ -49,6 +49,9 @@ export function renderReport(r: BenchResults): string {
     `Asynchronous fan-out: from a post's deletion to its ${lag.visits} visits removed by the stream consumer, ${fixed(lag.medianMs, 0)} ms median ` +
       `(min ${fixed(lag.minMs, 0)}, max ${fixed(lag.maxMs, 0)}, ${lag.runs} runs; the local poller reads the stream every 250 ms, as Lambda polls a shard about four times a second).`,
     '',
+    `Search index: from a post's text written to its 20 words indexed by the stream consumer, ${fixed(lag.index.medianMs, 0)} ms median ` +
+      `(min ${fixed(lag.index.minMs, 0)}, max ${fixed(lag.index.maxMs, 0)}, ${lag.runs} runs).`,
+    '',
   );
 
   const floor = r.bundles.floor;
