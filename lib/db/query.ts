@@ -158,9 +158,9 @@ export async function queryPage(list: ListQuery, request: PageRequest): Promise<
 
 /**
  * Every item of one table partition (those whose sort key lies in `sortKeyRange`, both ends
- * included, when given), a page (up to DynamoDB's 1 MB) at a time, with only `attributes` when given: what the
- * stream consumer walks to remove a deleted post's visits, votes and favorites, and a search reads
- * of the postings of a word. Strongly consistent when `consistent` (a removal that must see every
+ * included, when given), a page (up to DynamoDB's 1 MB) at a time, with only `attributes` when
+ * given: what the stream consumer walks to remove a deleted post's visits, votes and favorites,
+ * and a search reads of the postings of a word. Strongly consistent when `consistent` (a removal that must see every
  * item written).
  */
 export async function* partitionPages(

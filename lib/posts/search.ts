@@ -112,7 +112,10 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   const fresh = [...freshSlugs].filter(([id]) => !indexed.has(id)).map(([id, slug]) => ({ id, slug }));
 
   const skipped = request.cursor ? 0 : (request.page - 1) * request.pageSize;
-  const leadingRanks = leading && rankedByEntries(leading.items, indexed, sortAttribute);
+  const leadingRanks = leading ? rankedByEntries(leading.items, indexed, sortAttribute) : [];
+  // The matches among the list's leading entries fill the page and one more, or are all of them:
+  // a match beyond those entries ranks below every one of them.
+  const leadingRanksSuffice = leading !== undefined && (leading.complete || leadingRanks.length > skipped + request.pageSize);
   let ranked: Ranked[];
   if (sortAttribute === INDEXES.postsByCreated.sortKey) {
     ranked = matches.map((posting) => ({ id: posting.post_id, slug: posting.slug, key: listSortKeys.postCreated(posting.created, posting.post_id) }));
@@ -122,9 +125,7 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
       const post = read.get(id);
       return post ? [{ id, slug: post.slug, key: keyOf(post) }] : [];
     });
-  } else if (leading && leadingRanks && (leading.complete || leadingRanks.length > skipped + request.pageSize)) {
-    // The matches among the list's leading entries fill the page and one more, or are all of them:
-    // a match beyond those entries ranks below every one of them.
+  } else if (leadingRanksSuffice) {
     ranked = leadingRanks;
   } else {
     const [entries] = await Promise.all([
