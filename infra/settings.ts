@@ -1,5 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import type { LimitSetting } from '#lib/config.ts';
+import { DEFAULT_LIMITS } from './limits.ts';
 import { stackRouteKeys } from './route-keys.ts';
 
 // Deploy-time settings, read from CDK context: cdk.json holds the defaults, and
@@ -64,6 +66,20 @@ export interface DeploySettings {
   tableThrottlesAlarmCount: number;
   /** How far behind the stream consumer may fall, in seconds (the stream's iterator age), before its alarm. */
   streamIteratorAgeAlarmSeconds: number;
+  /** `closed`: the deployment closes sign-up (the functions' SIGNUP), whatever the run-time setting says. */
+  signup: 'open' | 'closed';
+  /** Failed logins per username and source address in a window, then 429 (LOGIN_FAILURES_PER_PAIR). */
+  loginFailuresPerPair: number;
+  /** Failed logins per source address, any usernames (LOGIN_FAILURES_PER_ADDRESS). */
+  loginFailuresPerAddress: number;
+  /** Failed logins per username, any addresses (LOGIN_FAILURES_PER_USERNAME). */
+  loginFailuresPerUsername: number;
+  /** The window of the failed-login limits, in seconds (LOGIN_FAILURE_WINDOW_SECONDS). */
+  loginFailureWindowSeconds: number;
+  /** Sign-up attempts per source address in a window, then 429 (SIGNUPS_PER_ADDRESS). */
+  signupsPerAddress: number;
+  /** The window of the sign-up limit, in seconds (SIGNUP_WINDOW_SECONDS). */
+  signupWindowSeconds: number;
 }
 
 /** Context keys, as written in cdk.json and given with `-c`. */
@@ -85,6 +101,13 @@ export const CONTEXT_KEYS = {
   functionErrorsAlarmCount: 'functionErrorsAlarmCount',
   tableThrottlesAlarmCount: 'tableThrottlesAlarmCount',
   streamIteratorAgeAlarmSeconds: 'streamIteratorAgeAlarmSeconds',
+  signup: 'signup',
+  loginFailuresPerPair: 'loginFailuresPerPair',
+  loginFailuresPerAddress: 'loginFailuresPerAddress',
+  loginFailuresPerUsername: 'loginFailuresPerUsername',
+  loginFailureWindowSeconds: 'loginFailureWindowSeconds',
+  signupsPerAddress: 'signupsPerAddress',
+  signupWindowSeconds: 'signupWindowSeconds',
 } as const satisfies Record<keyof DeploySettings, string>;
 
 /** Used for any key the context does not set (cdk.json sets the same values). */
@@ -107,6 +130,7 @@ export const DEFAULT_SETTINGS: DeploySettings = {
   functionErrorsAlarmCount: 1,
   tableThrottlesAlarmCount: 10,
   streamIteratorAgeAlarmSeconds: 600,
+  ...DEFAULT_LIMITS,
 };
 
 export class SettingsError extends Error {
@@ -265,6 +289,23 @@ function emailAddress(key: string, value: unknown): string | undefined {
   return address;
 }
 
+/** `open` or `closed`, in any case. */
+function signupState(key: string, value: unknown): 'open' | 'closed' {
+  const word = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (word === 'open' || word === 'closed') return word;
+  throw new SettingsError(`Context "${key}" must be open or closed, not ${JSON.stringify(value)}.`);
+}
+
+/** The most a limit's count or window may be: a day in seconds, or a million events. */
+const LIMIT_BOUNDS: Record<LimitSetting, number> = {
+  loginFailuresPerPair: 1_000_000,
+  loginFailuresPerAddress: 1_000_000,
+  loginFailuresPerUsername: 1_000_000,
+  loginFailureWindowSeconds: 86_400,
+  signupsPerAddress: 1_000_000,
+  signupWindowSeconds: 86_400,
+};
+
 function retention(key: string, value: unknown): RetentionDays {
   const days = integer(key, value, 1, 3653);
   if (!RETENTION_VALUES.has(days)) {
@@ -302,6 +343,10 @@ export function readSettings(node: Pick<Node, 'tryGetContext'>): DeploySettings 
     functionErrorsAlarmCount: read('functionErrorsAlarmCount', (key, value) => integer(key, value, 1, 10_000)),
     tableThrottlesAlarmCount: read('tableThrottlesAlarmCount', (key, value) => integer(key, value, 1, 1_000_000)),
     streamIteratorAgeAlarmSeconds: read('streamIteratorAgeAlarmSeconds', (key, value) => integer(key, value, 60, 86_400)),
+    signup: read('signup', signupState),
+    ...(Object.fromEntries(
+      (Object.keys(LIMIT_BOUNDS) as LimitSetting[]).map((name) => [name, read(name, (key, value) => integer(key, value, 1, LIMIT_BOUNDS[name]))]),
+    ) as Record<LimitSetting, number>),
   };
   throttleTotals(settings);
   return settings;

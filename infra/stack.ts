@@ -24,6 +24,7 @@ import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { COMMON_PASSWORDS_FILE, COMMON_PASSWORDS_FOLDER, commonPasswordsSourceDirectory } from '#lib/auth/common-passwords.ts';
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
 import { ApiFunction, type BundledFiles } from './api-function.ts';
+import { limitsEnvironment } from './limits.ts';
 import { Monitoring } from './monitoring.ts';
 import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
 import { tableAccess } from './permissions.ts';
@@ -73,6 +74,18 @@ export const ACCESS_LOG_FIELDS = {
   error: '$context.error.message',
 } as const;
 
+/**
+ * The environment of every API function: CORS, the feed's site, whether sign-up is closed, and the
+ * numbers of the abuse limits, each under the variable lib/config.ts reads.
+ */
+export function apiEnvironment(settings: DeploySettings): Record<string, string> {
+  return {
+    CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(','),
+    ...(settings.siteUrl ? { SITE_URL: settings.siteUrl } : {}),
+    ...limitsEnvironment(settings),
+  };
+}
+
 /** How long the on-failure queue keeps the description of a batch the stream consumer gave up on: SQS's most. */
 export const STREAM_FAILURE_RETENTION = Duration.days(14);
 
@@ -109,7 +122,7 @@ export class CommunityPostsStack extends Stack {
           ...(BUNDLED_FILES[handler] ? { bundledFiles: BUNDLED_FILES[handler] } : {}),
           memorySize: settings.memorySize,
           logRetention: settings.logRetentionDays,
-          environment: { CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(','), ...(settings.siteUrl ? { SITE_URL: settings.siteUrl } : {}) },
+          environment: apiEnvironment(settings),
           tracing: settings.tracing,
           description,
         });

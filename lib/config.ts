@@ -54,10 +54,29 @@ export function localCredentials(): { accessKeyId: string; secretAccessKey: stri
   };
 }
 
+/** The variable that closes sign-up (`closed`), as the deploy settings set it (infra/settings.ts). */
+export const SIGNUP_VARIABLE = 'SIGNUP';
+
 /** Sign-up (POST /users) is open unless SIGNUP=closed; an administrator can also close it at run time (lib/users/signup-setting.ts). */
 export function signupClosedByDeployment(): boolean {
-  return (env.SIGNUP ?? '').trim().toLowerCase() === 'closed';
+  return (env[SIGNUP_VARIABLE] ?? '').trim().toLowerCase() === 'closed';
 }
+
+/**
+ * The numbers of the abuse limits (decisions.md, Security): their environment variables and
+ * defaults, read below and set by the deploy settings of the same names (infra/settings.ts).
+ */
+export const LIMIT_SETTINGS = {
+  loginFailuresPerPair: { variable: 'LOGIN_FAILURES_PER_PAIR', fallback: 10 },
+  loginFailuresPerAddress: { variable: 'LOGIN_FAILURES_PER_ADDRESS', fallback: 100 },
+  loginFailuresPerUsername: { variable: 'LOGIN_FAILURES_PER_USERNAME', fallback: 100 },
+  loginFailureWindowSeconds: { variable: 'LOGIN_FAILURE_WINDOW_SECONDS', fallback: 900 },
+  signupsPerAddress: { variable: 'SIGNUPS_PER_ADDRESS', fallback: 10 },
+  signupWindowSeconds: { variable: 'SIGNUP_WINDOW_SECONDS', fallback: 3600 },
+} as const;
+export type LimitSetting = keyof typeof LIMIT_SETTINGS;
+
+const limitSetting = (name: LimitSetting) => positiveSetting(LIMIT_SETTINGS[name].variable, LIMIT_SETTINGS[name].fallback);
 
 /** A fixed-window limit: at most `max` events per `windowSeconds`. */
 export interface RateLimitSetting {
@@ -71,17 +90,17 @@ export interface RateLimitSetting {
  * username (LOGIN_FAILURES_PER_USERNAME, 100), each over LOGIN_FAILURE_WINDOW_SECONDS (900).
  */
 export function loginFailureLimits(): { pair: RateLimitSetting; address: RateLimitSetting; username: RateLimitSetting } {
-  const windowSeconds = positiveSetting('LOGIN_FAILURE_WINDOW_SECONDS', 900);
+  const windowSeconds = limitSetting('loginFailureWindowSeconds');
   return {
-    pair: { max: positiveSetting('LOGIN_FAILURES_PER_PAIR', 10), windowSeconds },
-    address: { max: positiveSetting('LOGIN_FAILURES_PER_ADDRESS', 100), windowSeconds },
-    username: { max: positiveSetting('LOGIN_FAILURES_PER_USERNAME', 100), windowSeconds },
+    pair: { max: limitSetting('loginFailuresPerPair'), windowSeconds },
+    address: { max: limitSetting('loginFailuresPerAddress'), windowSeconds },
+    username: { max: limitSetting('loginFailuresPerUsername'), windowSeconds },
   };
 }
 
 /** Sign-up attempts per source address: SIGNUPS_PER_ADDRESS (default 10) per SIGNUP_WINDOW_SECONDS (3600). */
 export function signupAttemptLimit(): RateLimitSetting {
-  return { max: positiveSetting('SIGNUPS_PER_ADDRESS', 10), windowSeconds: positiveSetting('SIGNUP_WINDOW_SECONDS', 3600) };
+  return { max: limitSetting('signupsPerAddress'), windowSeconds: limitSetting('signupWindowSeconds') };
 }
 
 export const DEFAULT_RETRY_BUDGET_MS = 4000;

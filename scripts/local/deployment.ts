@@ -2,6 +2,7 @@ import { CURSOR_SECRET_VARIABLE, DEVELOPMENT_CURSOR_SECRET } from '#lib/config.t
 import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '#lib/routes.ts';
 import { streamStatements, tableAccess, tableStatements } from '../../infra/permissions.ts';
+import { DEFAULT_LIMITS, limitsEnvironment } from '../../infra/limits.ts';
 import { DEFAULT_ROUTE_KEY } from '../../infra/route-keys.ts';
 import { TABLE_STREAM_CONSUMER, type StreamEventSourceSettings } from '../../infra/streams.ts';
 import { tableArn, type PolicyStatement } from './iam-policy.ts';
@@ -73,7 +74,7 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
       environment: {
         ...(usesTable ? { TABLE_NAME: options.tableName } : {}),
         NODE_OPTIONS: '--enable-source-maps',
-        ...(api ? { CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(',') } : {}),
+        ...(api ? { CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(','), ...limitsEnvironment(DEFAULT_LIMITS) } : {}),
         ...(paged ? { [CURSOR_SECRET_VARIABLE]: LOCAL_SECRET_VALUES[CURSOR_SECRET_VARIABLE]! } : {}),
       },
       policy,

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ROUTE_KEY, stackRouteKeys } from '../../infra/route-keys.ts';
 import { CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError, throttleTotals, type DeploySettings } from '../../infra/settings.ts';
 import { CommunityPostsStack } from '../../infra/stack.ts';
+import { loginFailureLimits, signupAttemptLimit, signupClosedByDeployment } from '#lib/config.ts';
 import { API_PREFIX, ROUTES } from '#lib/routes.ts';
 
 // The deploy settings: cdk.json's context and `-c name=value` overrides (strings).
@@ -51,6 +52,13 @@ describe('deploy settings', () => {
         functionErrorsAlarmCount: '3',
         tableThrottlesAlarmCount: '50',
         streamIteratorAgeAlarmSeconds: '300',
+        signup: ' Closed ',
+        loginFailuresPerPair: '5',
+        loginFailuresPerAddress: '50',
+        loginFailuresPerUsername: '60',
+        loginFailureWindowSeconds: '600',
+        signupsPerAddress: '3',
+        signupWindowSeconds: '7200',
       }),
     ).toStrictEqual({
       stackName: 'PostsStaging',
@@ -70,6 +78,13 @@ describe('deploy settings', () => {
       functionErrorsAlarmCount: 3,
       tableThrottlesAlarmCount: 50,
       streamIteratorAgeAlarmSeconds: 300,
+      signup: 'closed',
+      loginFailuresPerPair: 5,
+      loginFailuresPerAddress: 50,
+      loginFailuresPerUsername: 60,
+      loginFailureWindowSeconds: 600,
+      signupsPerAddress: 3,
+      signupWindowSeconds: 7200,
     });
     expect(settingsFrom({ allowedOrigins: ['https://a.example'] }).allowedOrigins).toEqual(['https://a.example']);
     expect(settingsFrom({ allowedOrigins: 'https://a.example,*' }).allowedOrigins).toEqual(['*']);
@@ -104,6 +119,14 @@ describe('deploy settings', () => {
     ['tableThrottlesAlarmCount', '-1'],
     ['streamIteratorAgeAlarmSeconds', '30'],
     ['streamIteratorAgeAlarmSeconds', '86401'],
+    ['signup', 'no'],
+    ['signup', true],
+    ['loginFailuresPerPair', '0'],
+    ['loginFailuresPerAddress', '1.5'],
+    ['loginFailuresPerUsername', 'many'],
+    ['loginFailureWindowSeconds', '86401'],
+    ['signupsPerAddress', '-1'],
+    ['signupWindowSeconds', '0'],
   ])('refuses %s=%j', (key, value) => {
     expect(() => settingsFrom({ [key]: value })).toThrow(SettingsError);
   });
@@ -367,5 +390,53 @@ describe('siteUrl (the feed links posts to the frontend)', () => {
     };
     expect(new Set(environments({ ...DEFAULT_SETTINGS, siteUrl: 'https://site.example' }))).toEqual(new Set(['https://site.example']));
     expect(new Set(environments(DEFAULT_SETTINGS))).toEqual(new Set([undefined]));
+  });
+});
+
+describe('sign-up and the abuse limits (the functions\' environment)', () => {
+  /** The environment of each API function (those given the CORS settings) in the template of `settings`. */
+  const environments = (settings: DeploySettings) => {
+    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new CommunityPostsStack(app, 'Stack', { settings });
+    const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, { Properties: { Environment?: { Variables?: Record<string, string> } } }>;
+    const api = Object.values(functions).flatMap((fn) => (fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined ? [fn.Properties.Environment.Variables] : []));
+    expect(api.length).toBeGreaterThan(ROUTES.length / 2);
+    return api;
+  };
+
+  it('by default: sign-up open and the limits of decisions.md, the same values the functions fall back on', () => {
+    for (const variables of environments(DEFAULT_SETTINGS)) {
+      expect(variables).toMatchObject({
+        SIGNUP: 'open',
+        LOGIN_FAILURES_PER_PAIR: '10',
+        LOGIN_FAILURES_PER_ADDRESS: '100',
+        LOGIN_FAILURES_PER_USERNAME: '100',
+        LOGIN_FAILURE_WINDOW_SECONDS: '900',
+        SIGNUPS_PER_ADDRESS: '10',
+        SIGNUP_WINDOW_SECONDS: '3600',
+      });
+    }
+  });
+
+  it('-c signup=closed and the limits given: every API function gets them', () => {
+    const settings = settingsFrom({ signup: 'closed', loginFailuresPerPair: '3', loginFailureWindowSeconds: '60', signupsPerAddress: '2' });
+    for (const variables of environments(settings)) {
+      expect(variables).toMatchObject({ SIGNUP: 'closed', LOGIN_FAILURES_PER_PAIR: '3', LOGIN_FAILURE_WINDOW_SECONDS: '60', SIGNUPS_PER_ADDRESS: '2', SIGNUP_WINDOW_SECONDS: '3600' });
+    }
+  });
+
+  it('a function given that environment reads the same settings', async () => {
+    const settings = settingsFrom({ signup: 'closed', loginFailuresPerUsername: '7', signupWindowSeconds: '120' });
+    const [variables] = environments(settings);
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, variables);
+      expect(signupClosedByDeployment()).toBe(true);
+      expect(loginFailureLimits()).toEqual({ pair: { max: 10, windowSeconds: 900 }, address: { max: 100, windowSeconds: 900 }, username: { max: 7, windowSeconds: 900 } });
+      expect(signupAttemptLimit()).toEqual({ max: 10, windowSeconds: 120 });
+    } finally {
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
   });
 });

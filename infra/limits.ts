@@ -1,0 +1,22 @@
+import { LIMIT_SETTINGS, SIGNUP_VARIABLE, type LimitSetting } from '#lib/config.ts';
+
+// The deploy settings of sign-up and of the abuse limits (decisions.md, Security), and the
+// environment they give every API function, under the variables lib/config.ts reads. Free of the
+// CDK, so that the local stack's description from source (scripts/local/deployment.ts) states the
+// same environment as the template.
+
+export type LimitsSettings = { signup: 'open' | 'closed' } & Record<LimitSetting, number>;
+
+/** Sign-up open, and the functions' own defaults: a deployment without these settings behaves the same. */
+export const DEFAULT_LIMITS: LimitsSettings = {
+  signup: 'open',
+  ...(Object.fromEntries(Object.entries(LIMIT_SETTINGS).map(([name, { fallback }]) => [name, fallback])) as Record<LimitSetting, number>),
+};
+
+/** The variables of `settings`, as every API function gets them. */
+export function limitsEnvironment(settings: LimitsSettings): Record<string, string> {
+  return {
+    [SIGNUP_VARIABLE]: settings.signup,
+    ...Object.fromEntries((Object.keys(LIMIT_SETTINGS) as LimitSetting[]).map((name) => [LIMIT_SETTINGS[name].variable, String(settings[name])])),
+  };
+}
