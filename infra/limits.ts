@@ -5,7 +5,14 @@ import { LIMIT_SETTINGS, SIGNUP_VARIABLE, type LimitSetting } from '#lib/config.
 // CDK, so that the local stack's description from source (scripts/local/deployment.ts) states the
 // same environment as the template.
 
-export type LimitsSettings = { signup: 'open' | 'closed' } & Record<LimitSetting, number>;
+/**
+ * `signup`: `closed` closes sign-up whatever the run-time setting says (SIGNUP). The limits, by
+ * their names in LIMIT_SETTINGS: the failed logins per username and address, per address, per
+ * username and their window in seconds; the sign-ups per address and their window.
+ */
+export interface LimitsSettings extends Record<LimitSetting, number> {
+  signup: 'open' | 'closed';
+}
 
 /** Sign-up open, and the functions' own defaults: a deployment without these settings behaves the same. */
 export const DEFAULT_LIMITS: LimitsSettings = {

@@ -1,7 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import type { LimitSetting } from '#lib/config.ts';
-import { DEFAULT_LIMITS } from './limits.ts';
+import { DEFAULT_LIMITS, type LimitsSettings } from './limits.ts';
 import { stackRouteKeys } from './route-keys.ts';
 
 // Deploy-time settings, read from CDK context: cdk.json holds the defaults, and
@@ -13,7 +13,7 @@ export interface RouteThrottle {
   burstLimit: number;
 }
 
-export interface DeploySettings {
+export interface DeploySettings extends LimitsSettings {
   /** Name of the CloudFormation stack. */
   stackName: string;
   /** Origins allowed by CORS; `['*']` allows any. */
@@ -66,20 +66,6 @@ export interface DeploySettings {
   tableThrottlesAlarmCount: number;
   /** How far behind the stream consumer may fall, in seconds (the stream's iterator age), before its alarm. */
   streamIteratorAgeAlarmSeconds: number;
-  /** `closed`: the deployment closes sign-up (the functions' SIGNUP), whatever the run-time setting says. */
-  signup: 'open' | 'closed';
-  /** Failed logins per username and source address in a window, then 429 (LOGIN_FAILURES_PER_PAIR). */
-  loginFailuresPerPair: number;
-  /** Failed logins per source address, any usernames (LOGIN_FAILURES_PER_ADDRESS). */
-  loginFailuresPerAddress: number;
-  /** Failed logins per username, any addresses (LOGIN_FAILURES_PER_USERNAME). */
-  loginFailuresPerUsername: number;
-  /** The window of the failed-login limits, in seconds (LOGIN_FAILURE_WINDOW_SECONDS). */
-  loginFailureWindowSeconds: number;
-  /** Sign-up attempts per source address in a window, then 429 (SIGNUPS_PER_ADDRESS). */
-  signupsPerAddress: number;
-  /** The window of the sign-up limit, in seconds (SIGNUP_WINDOW_SECONDS). */
-  signupWindowSeconds: number;
 }
 
 /** Context keys, as written in cdk.json and given with `-c`. */

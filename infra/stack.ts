@@ -78,7 +78,7 @@ export const ACCESS_LOG_FIELDS = {
  * The environment of every API function: CORS, the feed's site, whether sign-up is closed, and the
  * numbers of the abuse limits, each under the variable lib/config.ts reads.
  */
-export function apiEnvironment(settings: DeploySettings): Record<string, string> {
+function apiEnvironment(settings: DeploySettings): Record<string, string> {
   return {
     CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(','),
     ...(settings.siteUrl ? { SITE_URL: settings.siteUrl } : {}),

@@ -84,17 +84,27 @@ export function readForAttempt(attempt: number, first: BatchResult): Promise<Bat
   return attempt === 1 ? Promise.resolve(first) : batchGet([...first.keys]);
 }
 
-/** Deletes many items, 25 a call, resending what DynamoDB leaves unprocessed. */
-export async function batchDelete(keyList: Key[]): Promise<void> {
+type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Key } };
+
+/** Sends many writes, 25 a call, resending what DynamoDB leaves unprocessed. */
+async function batchWrite(requests: WriteRequest[]): Promise<void> {
   const deadline = currentDeadline();
-  for (let start = 0; start < keyList.length; start += 25) {
-    let pending: { DeleteRequest: { Key: Record<string, unknown> } }[] | undefined = keyList
-      .slice(start, start + 25)
-      .map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } }));
+  for (let start = 0; start < requests.length; start += 25) {
+    let pending: WriteRequest[] | undefined = requests.slice(start, start + 25);
     for (let round = 0; pending && pending.length > 0; round++) {
       await backoff(round, deadline);
       const response = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = response.UnprocessedItems?.[tableName()] as typeof pending;
+      pending = response.UnprocessedItems?.[tableName()] as WriteRequest[] | undefined;
     }
   }
+}
+
+/** Deletes many items. */
+export function batchDelete(keyList: Key[]): Promise<void> {
+  return batchWrite(keyList.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })));
+}
+
+/** Writes many items whole, as a bulk load does (a large site written through the item builders). */
+export function batchPut(items: Item[]): Promise<void> {
+  return batchWrite(items.map((item) => ({ PutRequest: { Item: item } })));
 }

@@ -74,13 +74,8 @@ interface Ranked {
   key: string;
 }
 
-/** The matches (by post id) among `entries` of the list, with the sort key each entry holds. */
-function rankedByEntries(entries: Item[], matches: Set<string>, sortAttribute: string): Ranked[] {
-  return entries.flatMap((entry) => {
-    const id = String(entry.post_id);
-    return matches.has(id) ? [{ id, slug: String(entry.slug), key: String(entry[sortAttribute]) }] : [];
-  });
-}
+/** A post's rank as its entry in the list states it: the entry's slug and its sort key. */
+const entryRank = (entry: Item, sortAttribute: string): Ranked => ({ id: String(entry.post_id), slug: String(entry.slug), key: String(entry[sortAttribute]) });
 
 const byKeyDescending = (a: { key: string }, b: { key: string }) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);
 
@@ -112,7 +107,7 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   const fresh = [...freshSlugs].filter(([id]) => !indexed.has(id)).map(([id, slug]) => ({ id, slug }));
 
   const skipped = request.cursor ? 0 : (request.page - 1) * request.pageSize;
-  const leadingRanks = leading ? rankedByEntries(leading.items, indexed, sortAttribute) : [];
+  const leadingRanks = (leading?.items ?? []).filter((entry) => indexed.has(String(entry.post_id))).map((entry) => entryRank(entry, sortAttribute));
   // The matches among the list's leading entries fill the page and one more, or are all of them:
   // a match beyond those entries ranks below every one of them.
   const leadingRanksSuffice = leading !== undefined && (leading.complete || leadingRanks.length > skipped + request.pageSize);
@@ -134,7 +129,7 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
     ]);
     ranked = matches.flatMap(({ post_id: id }) => {
       const entry = entries.get(keys.postEntry(id, scope.entryList));
-      return entry ? [{ id, slug: String(entry.slug), key: String(entry[sortAttribute]) }] : [];
+      return entry ? [entryRank(entry, sortAttribute)] : [];
     });
   }
   ranked.sort(byKeyDescending);

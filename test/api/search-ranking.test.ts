@@ -1,8 +1,5 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tableName } from '#lib/config.ts';
-import type { Item } from '#lib/db/batch.ts';
-import { db } from '#lib/db/client.ts';
+import { batchPut, type Item } from '#lib/db/batch.ts';
 import { postItems } from '#lib/posts/changes.ts';
 import { newPost, type PostRecord } from '#lib/posts/post.ts';
 import { LEADING_LIMIT } from '#lib/posts/search.ts';
@@ -67,19 +64,7 @@ beforeAll(async () => {
   const newest = nowMicros() - 3_600_000_000;
   const count = SITE + IN_RANGE.length + 1;
   const items: Item[] = Array.from({ length: count }, (_, i) => postItems(seededPost(i, newest - (count - i) * 1_000_000))).flat();
-  const batches: Item[][] = [];
-  for (let at = 0; at < items.length; at += 25) batches.push(items.slice(at, at + 25));
-  await Promise.all(
-    Array.from({ length: 4 }, async (_, worker) => {
-      for (let b = worker; b < batches.length; b += 4) {
-        let pending: Record<string, unknown>[] | undefined = batches[b]!.map((Item) => ({ PutRequest: { Item } }));
-        while (pending && pending.length > 0) {
-          const response = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }));
-          pending = response.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined;
-        }
-      }
-    }),
-  );
+  await batchPut(items);
   // The stream consumer indexes the seeded texts as it would any new post.
   await api.streams!.caughtUp(120_000);
   calls = countDynamoDbCalls();
