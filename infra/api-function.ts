@@ -140,11 +140,12 @@ export class ApiFunction extends Construct {
     if (props.tracing) acknowledgeXrayWildcard(this.role);
   }
 
-  /** Allows exactly these actions on the table and, if any, on its indexes. */
-  grantTable(table: Table, access: TableAccess): void {
-    for (const statement of tableStatements(access, table.tableArn)) {
+  /** Allows exactly these actions on the table, if any on its indexes, and if any on the search table (then named in SEARCH_TABLE_NAME). */
+  grantTable(table: Table, searchTable: Table, access: TableAccess): void {
+    for (const statement of tableStatements(access, table.tableArn, searchTable.tableArn)) {
       this.role.addToPrincipalPolicy(new PolicyStatement(statement));
     }
+    if (access.search?.length) this.function.addEnvironment('SEARCH_TABLE_NAME', searchTable.tableName);
     if (access.indexes.length > 0) acknowledgeIndexWildcard(this.role, table.node.defaultChild as CfnTable);
   }
 }

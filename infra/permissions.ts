@@ -22,6 +22,8 @@ export interface TableAccess {
   table: readonly DynamoAction[];
   /** Actions on its indexes (`<table arn>/index/*`): only Query applies to an index. */
   indexes: readonly DynamoAction[];
+  /** Actions on the search index's table (lib/db/table.ts createSearchTableInput); none if absent. */
+  search?: readonly DynamoAction[];
 }
 
 /**
@@ -43,13 +45,14 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'tags/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
   // the token with the page's entries from an index (by number: a keys-only skip first); then the
   // posts' text and stats items in one BatchGetItem; a search Queries the table's search index
-  // (and BatchGetItem reads entries of its matches to sort them by counts)
-  'posts/list': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] },
-  'posts/mine': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] },
+  // (and BatchGetItem reads entries of its matches to sort them by counts); a search Queries the
+  // postings of its words in the search table
+  'posts/list': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query'] },
+  'posts/mine': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query'] },
   // as posts/list, with the tag (or the profile) read in the token's BatchGetItem (the token alone
   // for a path that cannot name one)
-  'posts/tagged': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] },
-  'posts/author': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] },
+  'posts/tagged': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query'] },
+  'posts/author': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query'] },
   // no token: the page of entries from an index || the tag (BatchGetItem) || the newest removal from
   // the feeds (Query of the table); then the posts' text and stats items in one BatchGetItem
   'feed/rss': { table: ['BatchGetItem', 'Query'], indexes: ['Query'] },
@@ -106,11 +109,13 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'users/favorites': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
   // The table's stream consumer (infra/streams.ts), not a route: after a post's deletion, Query of
   // its visits on the table and BatchWriteItem deleting them (lib/posts/removal.ts); after a change
-  // of a post's text, conditional PutItem and DeleteItem of its search postings
-  // (lib/search/indexing.ts). Reading the stream itself is the event source's grant (STREAM_READ_ACTIONS).
+  // of a post's text, in the search table BatchWriteItem of its new postings, checked with a
+  // BatchGetItem of the post's stats (and, when a newer text came first, of its mine entry and
+  // text, then BatchWriteItem again), conditional DeleteItem of the postings of dropped words
+  // (lib/search/postings.ts). Reading the stream itself is the event source's grant (STREAM_READ_ACTIONS).
   // Also after a deletion: Query and BatchWriteItem of its votes, Query of its favorites and
   // TransactWriteItems of Delete favorite + Update holder's profile (lib/favorites/favorite.ts).
-  'streams/table': { table: ['Query', 'BatchWriteItem', 'PutItem', 'DeleteItem', 'UpdateItem'], indexes: [] },
+  'streams/table': { table: ['Query', 'BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'UpdateItem'], indexes: [], search: ['BatchWriteItem', 'DeleteItem'] },
 };
 
 /** Routes that never touch the table (the API's documentation): no permission at all. */
@@ -130,10 +135,11 @@ export const iamActions = (actions: readonly DynamoAction[]): string[] => action
  * The role policy statements of a table access: the stack grants these (infra/api-function.ts) and
  * the local IAM guard enforces the same.
  */
-export function tableStatements(access: TableAccess, tableArn: string): { actions: string[]; resources: string[] }[] {
+export function tableStatements(access: TableAccess, tableArn: string, searchTableArn: string): { actions: string[]; resources: string[] }[] {
   return [
     ...(access.table.length > 0 ? [{ actions: iamActions(access.table), resources: [tableArn] }] : []),
     ...(access.indexes.length > 0 ? [{ actions: iamActions(access.indexes), resources: [`${tableArn}/index/*`] }] : []),
+    ...(access.search?.length ? [{ actions: iamActions(access.search), resources: [searchTableArn] }] : []),
   ];
 }
 

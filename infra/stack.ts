@@ -30,7 +30,7 @@ import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOn
 import { tableAccess } from './permissions.ts';
 import { SettingsError, throttleTotals, type DeploySettings } from './settings.ts';
 import { TABLE_STREAM_CONSUMER } from './streams.ts';
-import { createPostsTable } from './table.ts';
+import { createPostsTable, createSearchTable } from './table.ts';
 
 export interface CommunityPostsStackProps extends StackProps {
   settings: DeploySettings;
@@ -96,6 +96,8 @@ export const STREAM_FAILURE_RETENTION = Duration.days(14);
  */
 export class CommunityPostsStack extends Stack {
   readonly table: Table;
+  /** The search index's postings (lib/search/postings.ts). */
+  readonly searchTable: Table;
   readonly api: HttpApi;
   readonly stage: HttpStage;
   /** The function of each handler module, fallback and stream consumer included. */
@@ -112,6 +114,7 @@ export class CommunityPostsStack extends Stack {
     const { settings } = props;
 
     this.table = createPostsTable(this, 'Table');
+    this.searchTable = createSearchTable(this, 'SearchTable');
 
     const fn = (handler: string, description: string, usesTable = true) => {
       let existing = this.functions.get(handler);
@@ -152,7 +155,7 @@ export class CommunityPostsStack extends Stack {
     for (const route of ROUTES) {
       const path = `${API_PREFIX}${route.path}`;
       const routeFunction = fn(route.handler, `${route.method} ${path}`, route.access !== 'none');
-      routeFunction.grantTable(this.table, tableAccess(route));
+      routeFunction.grantTable(this.table, this.searchTable, tableAccess(route));
       // A dynamic reference: CloudFormation puts the value in the function's configuration at
       // deploy time, and the function reads it from its environment (once per cold start).
       if (route.paged) routeFunction.function.addEnvironment(CURSOR_SECRET_VARIABLE, this.cursorSecret.secretValue.unsafeUnwrap());
@@ -177,7 +180,7 @@ export class CommunityPostsStack extends Stack {
       description: "Reacts to the changes of the table's stream",
     });
     this.functions.set(consumerSettings.handler, consumer);
-    consumer.grantTable(this.table, tableAccess({ handler: consumerSettings.handler, access: 'read-write' }));
+    consumer.grantTable(this.table, this.searchTable, tableAccess({ handler: consumerSettings.handler, access: 'read-write' }));
     this.streamFailures = new Queue(this, 'StreamFailures', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,

@@ -11,7 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-dynamodb';
 import type { KeySchemaElement } from '@aws-sdk/client-dynamodb';
 import type { Construct } from 'constructs';
-import { createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
+import { createSearchTableInput, createTableInput, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '#lib/db/table.ts';
 
 // The deployed table is built from the same CreateTable input the local stack sends to
 // DynamoDB Local (lib/db/table.ts), so key schema and indexes cannot drift apart.
@@ -95,4 +95,27 @@ export function createPostsTable(scope: Construct, id: string): Table {
   });
   for (const index of schema.indexes) table.addGlobalSecondaryIndex(index);
   return table;
+}
+
+/**
+ * The search index's table (lib/db/table.ts createSearchTableInput): no index and no stream, and
+ * otherwise kept as the main table is (on demand, point-in-time recovery, deletion protection,
+ * retained, encrypted): the postings are only rewritten when a post's text changes, so a lost
+ * index would leave older posts unfound.
+ */
+export function createSearchTable(scope: Construct, id: string): Table {
+  const input = createSearchTableInput('schema');
+  const key = (type: 'HASH' | 'RANGE') => input.KeySchema?.find((element) => element.KeyType === type)?.AttributeName;
+  if (key('HASH') !== PARTITION_KEY || key('RANGE') !== SORT_KEY || input.GlobalSecondaryIndexes || input.StreamSpecification) {
+    throw new Error('lib/db/table.ts: the search table is keyed PK, SK, with no index and no stream.');
+  }
+  return new Table(scope, id, {
+    partitionKey: { name: PARTITION_KEY, type: AttributeType.STRING },
+    sortKey: { name: SORT_KEY, type: AttributeType.STRING },
+    billingMode: BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    deletionProtection: true,
+    removalPolicy: RemovalPolicy.RETAIN,
+    encryption: TableEncryption.AWS_MANAGED,
+  });
 }

@@ -14,6 +14,14 @@ export function tableName(): string {
   return env.TABLE_NAME || 'community-posts';
 }
 
+/** The search index's own table (lib/search/postings.ts): SEARCH_TABLE_NAME, else the table's name and `-search`. */
+export function searchTableName(): string {
+  return env.SEARCH_TABLE_NAME || searchTableOf(tableName());
+}
+
+/** The search table that goes with `table` when SEARCH_TABLE_NAME does not name one (the local stack's). */
+export const searchTableOf = (table: string): string => `${table}-search`;
+
 export function tokenTtlDays(): number {
   return positiveSetting('TOKEN_TTL_DAYS', 30);
 }

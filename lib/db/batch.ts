@@ -86,25 +86,39 @@ export function readForAttempt(attempt: number, first: BatchResult): Promise<Bat
 
 type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: Key } };
 
-/** Sends many writes, 25 a call, resending what DynamoDB leaves unprocessed. */
-async function batchWrite(requests: WriteRequest[]): Promise<void> {
+/** Calls of one batch write in flight at once. */
+const WRITE_CALLS_IN_FLIGHT = 3;
+
+/** Sends many writes to `table`, 25 a call, some calls at once, resending what DynamoDB leaves unprocessed. */
+async function batchWrite(requests: WriteRequest[], table: string): Promise<void> {
   const deadline = currentDeadline();
-  for (let start = 0; start < requests.length; start += 25) {
-    let pending: WriteRequest[] | undefined = requests.slice(start, start + 25);
-    for (let round = 0; pending && pending.length > 0; round++) {
-      await backoff(round, deadline);
-      const response = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = response.UnprocessedItems?.[tableName()] as WriteRequest[] | undefined;
+  const chunks: WriteRequest[][] = [];
+  for (let start = 0; start < requests.length; start += 25) chunks.push(requests.slice(start, start + 25));
+  const send = async () => {
+    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+      let pending: WriteRequest[] | undefined = chunk;
+      for (let round = 0; pending && pending.length > 0; round++) {
+        await backoff(round, deadline);
+        const response = await db().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+        pending = response.UnprocessedItems?.[table] as WriteRequest[] | undefined;
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITE_CALLS_IN_FLIGHT, chunks.length) }, send));
 }
 
-/** Deletes many items. */
-export function batchDelete(keyList: Key[]): Promise<void> {
-  return batchWrite(keyList.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })));
+/** Deletes many items (of the main table unless `table` names another). */
+export function batchDelete(keyList: Key[], table = tableName()): Promise<void> {
+  return batchWrite(
+    keyList.map((key) => ({ DeleteRequest: { Key: { PK: key.PK, SK: key.SK } } })),
+    table,
+  );
 }
 
-/** Writes many items whole, as a bulk load does (a large site written through the item builders). */
-export function batchPut(items: Item[]): Promise<void> {
-  return batchWrite(items.map((item) => ({ PutRequest: { Item: item } })));
+/** Writes many items whole (to the main table unless `table` names another). */
+export function batchPut(items: Item[], table = tableName()): Promise<void> {
+  return batchWrite(
+    items.map((item) => ({ PutRequest: { Item: item } })),
+    table,
+  );
 }

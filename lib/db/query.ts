@@ -165,16 +165,16 @@ export async function queryPage(list: ListQuery, request: PageRequest): Promise<
  */
 export async function* partitionPages(
   partition: string,
-  options: { attributes?: readonly string[]; sortKeyRange?: { from: string; to: string }; consistent?: boolean } = {},
+  options: { attributes?: readonly string[]; sortKeyRange?: { from: string; to: string }; consistent?: boolean; table?: string } = {},
 ): AsyncGenerator<Item[]> {
-  const { attributes, sortKeyRange, consistent = false } = options;
+  const { attributes, sortKeyRange, consistent = false, table = tableName() } = options;
   const names: Record<string, string> = { '#pk': PARTITION_KEY, ...(sortKeyRange ? { '#sk': SORT_KEY } : {}) };
   attributes?.forEach((name, i) => (names[`#a${i}`] = name));
   let startKey: Record<string, unknown> | undefined;
   do {
     const response = await db().send(
       new QueryCommand({
-        TableName: tableName(),
+        TableName: table,
         KeyConditionExpression: sortKeyRange ? '#pk = :pk AND #sk BETWEEN :from AND :to' : '#pk = :pk',
         ...(attributes ? { ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', ') } : {}),
         ExpressionAttributeNames: names,

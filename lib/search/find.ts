@@ -1,3 +1,4 @@
+import { searchTableName } from '#lib/config.ts';
 import type { Item } from '#lib/db/batch.ts';
 import { postingRange } from '#lib/db/keys.ts';
 import { partitionPages } from '#lib/db/query.ts';
@@ -11,7 +12,7 @@ import { indexedWord, postingFromItem, type Posting } from './postings.ts';
 async function postingsOf(word: string): Promise<Item[]> {
   const items: Item[] = [];
   const { partition, ...sortKeyRange } = postingRange(indexedWord(word));
-  for await (const page of partitionPages(partition, { sortKeyRange })) items.push(...page);
+  for await (const page of partitionPages(partition, { sortKeyRange, table: searchTableName() })) items.push(...page);
   return items;
 }
 

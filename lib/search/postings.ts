@@ -1,8 +1,8 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '#lib/config.ts';
-import type { Item } from '#lib/db/batch.ts';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { searchTableName } from '#lib/config.ts';
+import { batchGet, batchPut, type Item } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
-import { keys, type Key } from '#lib/db/keys.ts';
+import { keys, postLists, type Key } from '#lib/db/keys.ts';
 import { postTextFromItem, type PostText } from '#lib/posts/post.ts';
 import { postWords, type SearchableText } from './words.ts';
 
@@ -75,6 +75,8 @@ export function postingFromItem(item: Item): Posting {
 /** The writes that take the index from a post's text `before` to `after` (either may be absent). */
 export interface PostingChange {
   puts: Item[];
+  /** The text the puts come from and their words (undefined without puts). */
+  written?: { post: IndexedPost; words: string[] };
   /** Postings to delete if they were written before version `below`. */
   deletes: { key: Key; below: number }[];
 }
@@ -89,51 +91,27 @@ export function postingChange(before: IndexedPost | undefined, after: IndexedPos
   if (before && after && before.id !== after.id) {
     // Another post under the same key: the old one's postings go, the new one's all come.
     const removal = postingChange(before, undefined);
-    return { puts: postingChange(undefined, after).puts, deletes: removal.deletes };
+    return { ...postingChange(undefined, after), deletes: removal.deletes };
   }
   const old = before ? indexedWords(before) : new Set<string>();
   if (!after) return { puts: [], deletes: [...old].map((word) => ({ key: keys.posting(word, before!.id), below: before!.text_version + 1 })) };
   const now = indexedWords(after);
   const rewriteAll = !before || LISTED.some((name) => JSON.stringify(before[name]) !== JSON.stringify(after[name]));
+  const words = [...now].filter((word) => rewriteAll || !old.has(word));
   return {
-    puts: [...now].filter((word) => rewriteAll || !old.has(word)).map((word) => postingItem(after, word)),
+    puts: words.map((word) => postingItem(after, word)),
+    ...(words.length > 0 ? { written: { post: after, words } } : {}),
     deletes: before ? [...old].filter((word) => !now.has(word)).map((word) => ({ key: keys.posting(word, before.id), below: after.text_version })) : [],
   };
 }
 
-/** Single-item writes in flight at once per change: a large post has thousands of words. */
+/** Conditional single-item writes in flight at once per change. */
 const WRITES_IN_FLIGHT = 16;
 
 const isConditionFailure = (error: unknown) => (error as { name?: string }).name === 'ConditionalCheckFailedException';
 
-/**
- * Applies a change, each write conditioned on the version of what it replaces; a failed condition
- * means a newer text got there first, and is not an error. Idempotent: applied again, it leaves the
- * index as it is. Throws on any other failure (the stream record is then retried).
- */
-export async function applyPostingChange(change: PostingChange): Promise<void> {
-  const writes: (() => Promise<unknown>)[] = [
-    ...change.puts.map((item) => () =>
-      db().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: item,
-          ConditionExpression: 'attribute_not_exists(PK) OR text_version < :v',
-          ExpressionAttributeValues: { ':v': item.text_version },
-        }),
-      ),
-    ),
-    ...change.deletes.map(({ key, below }) => () =>
-      db().send(
-        new DeleteCommand({
-          TableName: tableName(),
-          Key: key,
-          ConditionExpression: 'text_version < :below',
-          ExpressionAttributeValues: { ':below': below },
-        }),
-      ),
-    ),
-  ];
+/** Runs the writes WRITES_IN_FLIGHT at a time; a failed condition means a newer text got there first. */
+async function conditionalWrites(writes: (() => Promise<unknown>)[]): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < writes.length) {
@@ -144,4 +122,66 @@ export async function applyPostingChange(change: PostingChange): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: Math.min(WRITES_IN_FLIGHT, writes.length) }, worker));
+}
+
+const conditionalDelete = ({ key, below }: PostingChange['deletes'][number]) => () =>
+  db().send(
+    new DeleteCommand({
+      TableName: searchTableName(),
+      Key: key,
+      ConditionExpression: 'text_version < :below',
+      ExpressionAttributeValues: { ':below': below },
+    }),
+  );
+
+/**
+ * After the puts of `post`'s postings went out unconditioned: whether its text is still the one
+ * they were written from. The stats item beside the text says which text version is current under
+ * the slug (a rename moves it, a deletion removes it).
+ */
+async function stillCurrent(post: IndexedPost): Promise<boolean> {
+  const read = await batchGet([keys.postStats(post.slug)]);
+  const stats = read.get(keys.postStats(post.slug));
+  return stats !== undefined && stats.post_id === post.id && Number(stats.text_version) === post.text_version;
+}
+
+/** Puts of postings sent unconditioned: the text they come from and their words. */
+type Written = NonNullable<PostingChange['written']>;
+
+/**
+ * Puts that went out unconditioned may have overwritten the postings of a newer text (whose
+ * record was handled first: a rename's two items can sit in two shards) or put back words it
+ * dropped. This brings those words to the post's current text: the ones it has are put again from
+ * it (unconditioned as well, so checked in turn: the puts of the current text, or undefined when
+ * the post is gone), the others deleted, conditioned on the version as usual.
+ */
+async function repairPuts({ post, words }: Written): Promise<Written | undefined> {
+  const entry = (await batchGet([keys.postEntry(post.id, postLists.mine)])).get(keys.postEntry(post.id, postLists.mine));
+  const current = entry ? indexedPost((await batchGet([keys.post(String(entry.slug))])).get(keys.post(String(entry.slug)))) : undefined;
+  if (entry && current?.id !== post.id) throw new Error(`The text of post ${post.id} moved while it was read: the record is retried`);
+  const now = current ? indexedWords(current) : new Set<string>();
+  const kept = words.filter((word) => now.has(word));
+  await Promise.all([
+    batchPut(
+      kept.map((word) => postingItem(current!, word)),
+      searchTableName(),
+    ),
+    conditionalWrites(
+      words.filter((word) => !now.has(word)).map((word) => conditionalDelete({ key: keys.posting(word, post.id), below: current ? current.text_version : post.text_version + 1 })),
+    ),
+  ]);
+  return current && kept.length > 0 ? { post: current, words: kept } : undefined;
+}
+
+/**
+ * Applies a change. The puts go out in batches (BatchWriteItem, 25 postings a call: a new post of
+ * 1.5 KB has some 220 words), unconditioned, and are then checked against the post's current text
+ * version (one consistent read of its stats item); only when a newer text came first are they
+ * redone from it (repairPuts). Deletes are single writes conditioned on the version, so a
+ * removed text never deletes what a newer one wrote. Idempotent: applied again, it leaves the
+ * index as it is. Throws on any other failure (the stream record is then retried).
+ */
+export async function applyPostingChange(change: PostingChange): Promise<void> {
+  await Promise.all([batchPut(change.puts, searchTableName()), conditionalWrites(change.deletes.map(conditionalDelete))]);
+  for (let written = change.written; written && !(await stillCurrent(written.post)); ) written = await repairPuts(written);
 }

@@ -12,10 +12,10 @@ import { tracing } from '#lib/tracing.ts';
 import { batchLagMs, tableChange, type TableChange } from './records.ts';
 
 // The table's stream consumer: a dispatcher of the stream's records to the reactions that want
-// them (functions/streams/table.ts lists them). Records are handled one at a time, in the order of
-// their shard; the first that fails ends the batch, and the partial batch response names it, so
-// that Lambda delivers it again with everything after it (and not what came before it). A record
-// can therefore be delivered more than once: every reaction must be idempotent.
+// them (functions/streams/table.ts lists them). The records of one item are handled in the order
+// of their shard, different items at once; the earliest record that fails is named in the partial
+// batch response, so that Lambda delivers it again with everything after it (and not what came
+// before it). A record can therefore be delivered more than once: every reaction must be idempotent.
 
 /** One thing the service does in answer to a change of the table. */
 export interface Reaction<Subject> {
@@ -39,13 +39,31 @@ export interface BatchOutcome {
   reactions: Record<string, number>;
 }
 
+/** Items whose records are handled at once: records of one item stay in their order. */
+export const ITEMS_IN_FLIGHT = 6;
+
+/** The item a record is about (its keys): the stream orders the records of one item only. */
+const itemOf = (record: DynamoDBRecord) => JSON.stringify(record.dynamodb?.Keys ?? record.eventID ?? '');
+
 /**
- * Handles a batch in order and stops at the first record that fails: its sequence number is the
- * one batch item failure (Lambda's checkpoint for a stream: it resumes from there).
+ * Handles a batch: the records of one item in their order, the items ITEMS_IN_FLIGHT at a time
+ * (the stream promises no order between items, so neither does the consumer: a burst of creates
+ * is indexed in parallel). An item's first failed record stops that item; the earliest failed
+ * record of the batch is the one batch item failure (Lambda's checkpoint for a stream: it resumes
+ * from there, and records after it that were handled are handled again, which every reaction
+ * allows).
  */
 export async function processRecords(records: readonly DynamoDBRecord[], reactions: readonly AnyReaction[]): Promise<BatchOutcome> {
   const applied: Record<string, number> = {};
-  for (const [index, record] of records.entries()) {
+  const byItem = new Map<string, number[]>();
+  records.forEach((record, index) => {
+    const item = itemOf(record);
+    byItem.set(item, [...(byItem.get(item) ?? []), index]);
+  });
+  let firstFailure: number | undefined;
+
+  const handle = async (index: number): Promise<boolean> => {
+    const record = records[index]!;
     let current = 'read';
     try {
       // Each record gets its own retry budget (lib/retry.ts) for the DynamoDB calls of its reactions.
@@ -59,14 +77,26 @@ export async function processRecords(records: readonly DynamoDBRecord[], reactio
           applied[reaction.name] = (applied[reaction.name] ?? 0) + 1;
         }
       });
+      return true;
     } catch (error) {
-      const sequenceNumber = record.dynamodb?.SequenceNumber ?? '';
       // The keys and images are never logged: they may hold secrets.
-      log.error('stream record failed', { sequenceNumber, eventName: record.eventName, reaction: current, ...describeError(error) });
-      return { response: { batchItemFailures: [{ itemIdentifier: sequenceNumber }] }, processed: index, reactions: applied };
+      log.error('stream record failed', { sequenceNumber: record.dynamodb?.SequenceNumber ?? '', eventName: record.eventName, reaction: current, ...describeError(error) });
+      firstFailure = Math.min(firstFailure ?? index, index);
+      return false;
     }
-  }
-  return { response: { batchItemFailures: [] }, processed: records.length, reactions: applied };
+  };
+
+  const queue = [...byItem.values()];
+  const worker = async () => {
+    for (let indexes = queue.shift(); indexes; indexes = queue.shift()) {
+      for (const index of indexes) if (!(await handle(index))) break;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ITEMS_IN_FLIGHT, queue.length) }, worker));
+
+  if (firstFailure === undefined) return { response: { batchItemFailures: [] }, processed: records.length, reactions: applied };
+  const sequenceNumber = records[firstFailure]!.dynamodb?.SequenceNumber ?? '';
+  return { response: { batchItemFailures: [{ itemIdentifier: sequenceNumber }] }, processed: firstFailure, reactions: applied };
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient, UpdateTableCommand, type UpdateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '#lib/db/batch.ts';
-import { awsRegion, dynamodbEndpoint, localCredentials, tableName } from '#lib/config.ts';
+import { awsRegion, dynamodbEndpoint, localCredentials, searchTableName, tableName } from '#lib/config.ts';
 import { createTableInput } from '#lib/db/table.ts';
 import { postItems } from '#lib/posts/changes.ts';
 import { newPost, postTextItem, type PostRecord } from '#lib/posts/post.ts';
@@ -67,23 +67,33 @@ function benchPost(i: number, author: string, description: string, micros: numbe
  * newest a minute before the load: a search also reads the posts changed in the last FRESH_MS
  * (lib/posts/search.ts), and the bench measures a site whose posts are older than that.
  */
-function* seedBatches(count: number, author: string, description: (i: number) => string, progress: (posts: number) => void): Generator<Item[]> {
+function* seedBatches(count: number, author: string, description: (i: number) => string, progress: (posts: number) => void): Generator<{ table: string; items: Item[] }> {
   const newest = nowMicros() - 6 * FRESH_MS * 1000;
-  let batch: Item[] = [];
+  // The posts' items go to the table, their postings to the search table.
+  const batches = new Map<string, Item[]>([
+    [tableName(), []],
+    [searchTableName(), []],
+  ]);
   for (let i = 0; i < count; i++) {
     progress(i);
     const post = benchPost(i, author, description(i), newest - (count - 1 - i) * 1_000_000);
     const indexed = indexedPost(postTextItem(post));
     if (!indexed) throw new Error(`bench post ${i}: its text item is not a post the search index knows`);
-    for (const item of [...postItems(post), ...postingChange(undefined, indexed).puts]) {
-      batch.push(item);
-      if (batch.length === BATCH_ITEMS) {
-        yield batch;
-        batch = [];
+    for (const [table, items] of [
+      [tableName(), postItems(post)],
+      [searchTableName(), postingChange(undefined, indexed).puts],
+    ] as const) {
+      for (const item of items) {
+        const batch = batches.get(table)!;
+        batch.push(item);
+        if (batch.length === BATCH_ITEMS) {
+          yield { table, items: batch };
+          batches.set(table, []);
+        }
       }
     }
   }
-  if (batch.length > 0) yield batch;
+  for (const [table, items] of batches) if (items.length > 0) yield { table, items };
 }
 
 /** Posts between two progress messages of a bulk load. */
@@ -118,16 +128,17 @@ export async function seedPosts(
   const writer = async () => {
     // One generator for all writers: each next() runs to its yield before another writer's starts.
     for (let next = batches.next(); !next.done && !failed; next = batches.next()) {
-      items += next.value.length;
-      let pending: Record<string, unknown>[] | undefined = next.value.map((Item) => ({ PutRequest: { Item } }));
+      const { table, items: batch } = next.value;
+      items += batch.length;
+      let pending: Record<string, unknown>[] | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
       while (pending && pending.length > 0) {
         const response = await documents
-          .send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }))
+          .send(new BatchWriteCommand({ RequestItems: { [table]: pending as never } }))
           .catch((error: unknown) => {
             failed = true;
             throw error;
           });
-        pending = response.UnprocessedItems?.[tableName()] as Record<string, unknown>[] | undefined;
+        pending = response.UnprocessedItems?.[table] as Record<string, unknown>[] | undefined;
       }
     }
   };

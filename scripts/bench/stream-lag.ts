@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { awsRegion, positiveSetting, tableName, useDefaults } from '#lib/config.ts';
+import { awsRegion, positiveSetting, searchTableName, tableName, useDefaults } from '#lib/config.ts';
 import { db } from '#lib/db/client.ts';
 import { keys, postingPartition, postLists } from '#lib/db/keys.ts';
 import { newPost, postTextItem } from '#lib/posts/post.ts';
@@ -51,7 +51,7 @@ function textItem(marker: string) {
 async function indexed(marker: string): Promise<boolean> {
   const answer = await db().send(
     new QueryCommand({
-      TableName: tableName(),
+      TableName: searchTableName(),
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :word)',
       ExpressionAttributeValues: { ':pk': postingPartition(marker), ':word': `${marker}#` },
       Select: 'COUNT',

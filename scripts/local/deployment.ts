@@ -1,4 +1,4 @@
-import { CURSOR_SECRET_VARIABLE, DEVELOPMENT_CURSOR_SECRET } from '#lib/config.ts';
+import { CURSOR_SECRET_VARIABLE, DEVELOPMENT_CURSOR_SECRET, searchTableOf } from '#lib/config.ts';
 import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '#lib/routes.ts';
 import { streamStatements, tableAccess, tableStatements } from '../../infra/permissions.ts';
@@ -64,6 +64,7 @@ export const LOCAL_SECRET_VALUES: Readonly<Record<string, string>> = { [CURSOR_S
 /** The deployment as infra/stack.ts builds it, with the handlers run from source. */
 export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
   const arn = tableArn(options.region, options.tableName);
+  const searchArn = tableArn(options.region, searchTableOf(options.tableName));
   const functions = new Map<string, LocalFunction>();
   const routes = new Map<string, string>();
   const define = (handler: string, usesTable: boolean, policy: PolicyStatement[], api = true, paged = false) => {
@@ -73,6 +74,8 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
       code: { kind: 'source', handler },
       environment: {
         ...(usesTable ? { TABLE_NAME: options.tableName } : {}),
+        // As the stack's grantTable: the search table is named to the functions that may use it.
+        ...(policy.some((statement) => statement.resources.includes(searchArn)) ? { SEARCH_TABLE_NAME: searchTableOf(options.tableName) } : {}),
         NODE_OPTIONS: '--enable-source-maps',
         ...(api ? { CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(','), ...limitsEnvironment(DEFAULT_LIMITS) } : {}),
         ...(paged ? { [CURSOR_SECRET_VARIABLE]: LOCAL_SECRET_VALUES[CURSOR_SECRET_VARIABLE]! } : {}),
@@ -83,7 +86,7 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
   };
   routes.set(DEFAULT_ROUTE_KEY, define(FALLBACK_HANDLER, true, []));
   for (const route of ROUTES) {
-    const name = define(route.handler, route.access !== 'none', tableStatements(tableAccess(route), arn), true, route.paged === true);
+    const name = define(route.handler, route.access !== 'none', tableStatements(tableAccess(route), arn, searchArn), true, route.paged === true);
     for (const key of routeKeys(route)) routes.set(key, name);
   }
   // The stream consumer: its code's table actions and the stream reads of its event source.
@@ -91,7 +94,7 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
   const consumer = define(
     handler,
     true,
-    [...tableStatements(tableAccess({ handler, access: 'read-write' }), arn), ...streamStatements(options.streamArn)],
+    [...tableStatements(tableAccess({ handler, access: 'read-write' }), arn, searchArn), ...streamStatements(options.streamArn)],
     false,
   );
   const eventSources = [{ functionName: consumer, streamArn: options.streamArn, ...mapping, onFailureDestination: true }];

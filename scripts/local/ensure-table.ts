@@ -1,6 +1,7 @@
 import { CreateTableCommand, DescribeTableCommand, UpdateTableCommand, UpdateTimeToLiveCommand, waitUntilTableExists, type TableDescription } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from '#lib/db/client.ts';
-import { createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
+import { searchTableOf } from '#lib/config.ts';
+import { createSearchTableInput, createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
 
 async function describe(tableName: string): Promise<TableDescription | undefined> {
   try {
@@ -12,11 +13,19 @@ async function describe(tableName: string): Promise<TableDescription | undefined
 }
 
 /**
- * Creates the table from its single definition when it does not exist yet. Returns true if
- * created. A table kept from before its definition had a stream (`.data/`) gets the stream.
+ * Creates the table from its single definition when it does not exist yet, and its search table
+ * (the table's name and `-search`, as the local functions are told). Returns true if the table was
+ * created. A table kept from before its definition had a stream (`.data/`) gets the stream; one
+ * kept from before the search table existed gets an empty search table (posts written before then
+ * are indexed again when their text next changes).
  */
 export async function ensureTable(tableName: string): Promise<boolean> {
   const client = dynamodb();
+  const searchTable = searchTableOf(tableName);
+  if (!(await describe(searchTable))) {
+    await client.send(new CreateTableCommand(createSearchTableInput(searchTable)));
+    await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: searchTable });
+  }
   const existing = await describe(tableName);
   const input = createTableInput(tableName);
   if (existing) {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, tableName } from '#lib/config.ts';
+import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, searchTableOf, tableName } from '#lib/config.ts';
 import { onRequestLogged, type RequestRecord } from '#lib/http/access-log.ts';
 import { allowedOrigin, type CorsConfiguration } from '#lib/http/cors.ts';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from '#lib/http/limits.ts';
@@ -195,7 +195,7 @@ function deploymentFor(options: ServerOptions, streamArn: string): Deployment {
   for (const [name, access] of Object.entries(options.grants ?? {})) {
     const fn = deployment.functions.get(name);
     if (!fn) throw new Error(`No function ${name} in the deployment`);
-    deployment.functions.set(name, { ...fn, policy: [...tableStatements(access, tableArn(region, tableName())), ...fn.policy.filter(readsStream)] });
+    deployment.functions.set(name, { ...fn, policy: [...tableStatements(access, tableArn(region, tableName()), tableArn(region, searchTableOf(tableName()))), ...fn.policy.filter(readsStream)] });
   }
   return deployment;
 }

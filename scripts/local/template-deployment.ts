@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { searchTableOf } from '#lib/config.ts';
 import { tableArn, type PolicyStatement } from './iam-policy.ts';
 import { LOCAL_SECRET_VALUES } from './deployment.ts';
 import type { Deployment, LocalEventSource, LocalFunction } from './deployment.ts';
@@ -60,14 +61,18 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
   const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 
   const tables = new Set(ofType('AWS::DynamoDB::Table').map(([id]) => id));
+  const isSearchTable = (logicalId: string) => /^SearchTable[0-9A-F]{8}$/.test(logicalId);
   const secrets = new Set(ofType('AWS::SecretsManager::Secret').map(([id]) => id));
   // CloudFormation's intrinsic functions, as far as this template uses them.
   const resolve = (value: unknown): string => {
     if (typeof value === 'string') return value;
     const json = value as Json;
-    if (json?.Ref && tables.has(json.Ref)) return options.tableName;
+    // The search table (infra/table.ts createSearchTable, construct id SearchTable) is the main table's name and `-search`, as locally.
+    if (json?.Ref && tables.has(json.Ref)) return isSearchTable(json.Ref) ? searchTableOf(options.tableName) : options.tableName;
     if (json?.Ref && secrets.has(json.Ref)) return localSecretArn(options.region, json.Ref);
-    if (json?.['Fn::GetAtt'] && tables.has(json['Fn::GetAtt'][0]) && json['Fn::GetAtt'][1] === 'Arn') return tableArn(options.region, options.tableName);
+    if (json?.['Fn::GetAtt'] && tables.has(json['Fn::GetAtt'][0]) && json['Fn::GetAtt'][1] === 'Arn') {
+      return tableArn(options.region, isSearchTable(json['Fn::GetAtt'][0]) ? searchTableOf(options.tableName) : options.tableName);
+    }
     if (json?.['Fn::GetAtt'] && tables.has(json['Fn::GetAtt'][0]) && json['Fn::GetAtt'][1] === 'StreamArn') return options.streamArn;
     if (json?.['Fn::Join']) return (json['Fn::Join'][1] as unknown[]).map(resolve).join(json['Fn::Join'][0]);
     throw new TemplateError(`Cannot resolve ${JSON.stringify(value)} locally.`);

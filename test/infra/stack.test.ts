@@ -23,7 +23,7 @@ import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '
 import { createUser } from '#lib/auth/create-account.ts';
 import { db, resetDb } from '#lib/db/client.ts';
 import { keys, postLists } from '#lib/db/keys.ts';
-import { createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
+import { createSearchTableInput, createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/cors.ts';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '#lib/routes.ts';
 import { CURSOR_SECRET_VARIABLE } from '#lib/config.ts';
@@ -67,13 +67,14 @@ const functionOf = (handler: string) => {
 const functionLogicalId = (handler: string) => logicalId(functionOf(handler).function.node.defaultChild as CfnElement);
 const roleLogicalId = (handler: string) => logicalId(functionOf(handler).role.node.defaultChild as CfnElement);
 const tableLogicalId = () => logicalId(built.stack.table.node.defaultChild as CfnElement);
+const searchTableLogicalId = () => logicalId(built.stack.searchTable.node.defaultChild as CfnElement);
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 const assetDir = (handler: string) => join(outdir, resources[functionLogicalId(handler)]!.Metadata!['aws:asset:path'] as string);
 
-/** The DynamoDB statements of a handler's role: actions by resource kind ('table' | 'index'). */
-function dynamoGrants(handler: string): { table: string[]; index: string[]; other: unknown[] } {
+/** The DynamoDB statements of a handler's role: actions by resource kind ('table' | 'index' | 'search'). */
+function dynamoGrants(handler: string): { table: string[]; index: string[]; search: string[]; other: unknown[] } {
   const role = roleLogicalId(handler);
-  const grants = { table: [] as string[], index: [] as string[], other: [] as unknown[] };
+  const grants = { table: [] as string[], index: [] as string[], search: [] as string[], other: [] as unknown[] };
   for (const [, policy] of ofType('AWS::IAM::Policy')) {
     if (!policy.Properties.Roles.some((r: { Ref?: string }) => r.Ref === role)) continue;
     for (const statement of policy.Properties.PolicyDocument.Statement) {
@@ -82,6 +83,7 @@ function dynamoGrants(handler: string): { table: string[]; index: string[]; othe
       expect(statement.Effect).toBe('Allow');
       const resource = JSON.stringify(statement.Resource);
       if (resource === JSON.stringify({ 'Fn::GetAtt': [tableLogicalId(), 'Arn'] })) grants.table.push(...actions);
+      else if (resource === JSON.stringify({ 'Fn::GetAtt': [searchTableLogicalId(), 'Arn'] })) grants.search.push(...actions);
       else if (resource === JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableLogicalId(), 'Arn'] }, '/index/*']] })) grants.index.push(...actions);
       else grants.other.push(statement);
     }
@@ -110,8 +112,8 @@ describe('table', () => {
   it('has the key schema, attributes and indexes of lib/db/table.ts', () => {
     const definition = createTableInput('unused');
     const tables = ofType('AWS::DynamoDB::Table');
-    expect(tables).toHaveLength(1);
-    const props = tables[0]![1].Properties;
+    expect(tables.map(([id]) => id).sort()).toEqual([tableLogicalId(), searchTableLogicalId()].sort());
+    const props = resources[tableLogicalId()]!.Properties;
     const byName = <T extends { AttributeName?: string; IndexName?: string }>(list: T[]) =>
       [...list].sort((a, b) => String(a.AttributeName ?? a.IndexName).localeCompare(String(b.AttributeName ?? b.IndexName)));
     expect(props.KeySchema).toEqual(definition.KeySchema);
@@ -136,9 +138,34 @@ describe('table', () => {
         SSESpecification: { SSEEnabled: true },
       }),
     });
-    const props = ofType('AWS::DynamoDB::Table')[0]![1].Properties;
+    const props = resources[tableLogicalId()]!.Properties;
     expect(props.SSESpecification.KMSMasterKeyId).toBeUndefined();
     expect(props.TableName).toBeUndefined(); // a generated name: two stacks never collide
+  });
+
+  it('has a search table of lib/db/table.ts: its keys, no index, no stream, kept as the table is', () => {
+    const definition = createSearchTableInput('unused');
+    const search = resources[searchTableLogicalId()]!;
+    expect(search.DeletionPolicy).toBe('Retain');
+    expect(search.Properties.KeySchema).toEqual(definition.KeySchema);
+    expect(search.Properties.AttributeDefinitions).toEqual(definition.AttributeDefinitions);
+    expect(search.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+      SSESpecification: { SSEEnabled: true },
+    });
+    expect(search.Properties.GlobalSecondaryIndexes).toBeUndefined();
+    expect(search.Properties.StreamSpecification).toBeUndefined();
+    expect(search.Properties.TableName).toBeUndefined();
+  });
+
+  it('names the search table to exactly the functions granted it (SEARCH_TABLE_NAME)', () => {
+    for (const [handler, access] of Object.entries(TABLE_ACCESS)) {
+      const variables = resources[functionLogicalId(handler)]!.Properties.Environment.Variables;
+      expect(variables.SEARCH_TABLE_NAME).toEqual(access.search?.length ? { Ref: searchTableLogicalId() } : undefined);
+      expect(dynamoGrants(handler).search.sort()).toEqual(iamActions(access.search ?? []).sort());
+    }
   });
 });
 
@@ -478,11 +505,11 @@ describe('least privilege', () => {
   );
 
   it('gives the fallback no access to the table', () => {
-    expect(dynamoGrants(FALLBACK_HANDLER)).toEqual({ table: [], index: [], other: [] });
+    expect(dynamoGrants(FALLBACK_HANDLER)).toEqual({ table: [], index: [], search: [], other: [] });
   });
 
   it.each([...TABLELESS].map((handler) => [handler]))('%s (documentation) gets no access to the table at all', (handler) => {
-    expect(dynamoGrants(handler)).toEqual({ table: [], index: [], other: [] });
+    expect(dynamoGrants(handler)).toEqual({ table: [], index: [], search: [], other: [] });
     const role = roleLogicalId(handler);
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, policy]) => policy.Properties.Roles.some((r: { Ref?: string }) => r.Ref === role))
@@ -551,22 +578,23 @@ describe('stream consumer', () => {
     ]);
   });
 
-  it('may do exactly what its code and its event source need: Query, BatchWriteItem, PutItem, DeleteItem and UpdateItem on the table, read the stream, send to its queue, write its logs', () => {
+  it('may do exactly what its code and its event source need: its actions on the table and the search table, read the stream, send to its queue, write its logs', () => {
     const statements = ofType('AWS::IAM::Policy')
       .filter(([, policy]) => policy.Properties.Roles.some((r: { Ref?: string }) => r.Ref === roleLogicalId(CONSUMER)))
       .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown }[]);
     const byResource = Object.fromEntries(statements.map((statement) => [JSON.stringify(statement.Resource), [statement.Action].flat().sort()]));
     const logGroup = resources[functionLogicalId(CONSUMER)]!.Properties.LoggingConfig.LogGroup.Ref as string;
     expect(statements.every((statement) => statement.Effect === 'Allow')).toBe(true);
-    expect(statements).toHaveLength(5);
+    expect(statements).toHaveLength(6);
     expect(byResource).toEqual({
       [JSON.stringify({ 'Fn::GetAtt': [tableLogicalId(), 'Arn'] })]: iamActions(TABLE_ACCESS[CONSUMER]!.table).sort(),
+      [JSON.stringify({ 'Fn::GetAtt': [searchTableLogicalId(), 'Arn'] })]: iamActions(TABLE_ACCESS[CONSUMER]!.search!).sort(),
       [JSON.stringify({ 'Fn::GetAtt': [tableLogicalId(), 'StreamArn'] })]: STREAM_READ_ACTIONS.stream.map((action) => `dynamodb:${action}`).sort(),
       [JSON.stringify('*')]: STREAM_READ_ACTIONS.anyResource.map((action) => `dynamodb:${action}`),
       [JSON.stringify({ 'Fn::GetAtt': [queueLogicalId(), 'Arn'] })]: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
       [JSON.stringify({ 'Fn::GetAtt': [logGroup, 'Arn'] })]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
     });
-    expect(TABLE_ACCESS[CONSUMER]).toEqual({ table: ['Query', 'BatchWriteItem', 'PutItem', 'DeleteItem', 'UpdateItem'], indexes: [] });
+    expect(TABLE_ACCESS[CONSUMER]).toEqual({ table: ['Query', 'BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'UpdateItem'], indexes: [], search: ['BatchWriteItem', 'DeleteItem'] });
   });
 });
 

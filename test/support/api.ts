@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
-import { awsRegion } from '#lib/config.ts';
+import { awsRegion, searchTableOf } from '#lib/config.ts';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { dynamodb, resetDb } from '#lib/db/client.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
@@ -171,9 +171,11 @@ export async function startApi({ streams = true, ...options }: ApiOptions = {}):
       await server.close();
       // The run shares one DynamoDB Local: a finished suite's table (and its stream) would slow
       // every later suite's writes.
-      await dynamodb()
-        .send(new DeleteTableCommand({ TableName: table }))
-        .catch(() => undefined);
+      for (const name of [table, searchTableOf(table)]) {
+        await dynamodb()
+          .send(new DeleteTableCommand({ TableName: name }))
+          .catch(() => undefined);
+      }
       if (previousTable !== undefined) process.env.TABLE_NAME = previousTable;
     },
   };

@@ -109,4 +109,26 @@ describe('processRecords', () => {
     expect(outcome).toEqual({ response: { batchItemFailures: [{ itemIdentifier: '3' }] }, processed: 1, reactions: { recorder: 1 } });
     expect(seen).toEqual(['1']);
   });
+
+  it('handles different items at once, each in its order, and names the earliest failure', async () => {
+    const order: string[] = [];
+    const slow: Reaction<string> = {
+      name: 'slow',
+      select: (change) => change.sequenceNumber,
+      apply: async (sequence) => {
+        // The first item's records take longer: the second item's are handled meanwhile.
+        await new Promise((done) => setTimeout(done, sequence.startsWith('a') ? 20 : 1));
+        if (sequence === 'b3') throw new Error('boom');
+        order.push(sequence);
+      },
+    };
+    const other = { PK: 'x', SK: 'z' };
+    const outcome = await processRecords(
+      [record('a1', 'INSERT', key), record('b1', 'INSERT', other), record('a2', 'MODIFY', key), record('b3', 'MODIFY', other), record('b4', 'MODIFY', other), record('a5', 'REMOVE', key)],
+      [slow],
+    );
+    // b4 waits behind its item's failed b3; the other item goes on to its end.
+    expect(order).toEqual(['b1', 'a1', 'a2', 'a5']);
+    expect(outcome).toEqual({ response: { batchItemFailures: [{ itemIdentifier: 'b3' }] }, processed: 3, reactions: { slow: 4 } });
+  });
 });

@@ -1,3 +1,4 @@
+import { searchTableOf } from '#lib/config.ts';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,11 +16,11 @@ import { indexedPost, indexedWords, postingFromItem } from '#lib/search/postings
 
 export type Item = Record<string, any>;
 
-/** Every item of the table (strongly consistent, all pages, in parallel segments). */
+/** Every item of the table and of its search table (strongly consistent, all pages, in parallel segments). */
 export async function scanTable(table: string): Promise<Item[]> {
   const segments = 4;
   const parts = await Promise.all(
-    Array.from({ length: segments }, async (_, segment) => {
+    [table, searchTableOf(table)].flatMap((table) => Array.from({ length: segments }, (_, segment) => ({ table, segment }))).map(async ({ table, segment }) => {
       const items: Item[] = [];
       let startKey: Record<string, unknown> | undefined;
       do {
