@@ -27,6 +27,7 @@ export const BUNDLE_SUITES = [
   'test/api/security/authorization.test.ts',
   'test/api/signup.test.ts',
   'test/api/password-change.test.ts',
+  'test/api/unshared-dynamodb-local.test.ts',
 ];
 
 export default defineConfig({

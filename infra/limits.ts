@@ -1,9 +1,9 @@
 import { LIMIT_SETTINGS, SIGNUP_VARIABLE, type LimitSetting } from '#lib/config.ts';
 
-// The deploy settings of sign-up and of the abuse limits (decisions.md, Security), and the
-// environment they give every API function, under the variables lib/config.ts reads. Free of the
-// CDK, so that the local stack's description from source (scripts/local/deployment.ts) states the
-// same environment as the template.
+// The deploy settings of sign-up and of the abuse limits (docs/api.md, "Configuration that changes
+// behaviour"), and the environment they give every API function, under the variables lib/config.ts
+// reads. Free of the CDK, so that the local stack's description from source
+// (scripts/local/deployment.ts) states the same environment as the template.
 
 /**
  * `signup`: `closed` closes sign-up whatever the run-time setting says (SIGNUP). The limits, by

@@ -71,8 +71,9 @@ export function signupClosedByDeployment(): boolean {
 }
 
 /**
- * The numbers of the abuse limits (decisions.md, Security): their environment variables and
- * defaults, read below and set by the deploy settings of the same names (infra/settings.ts).
+ * The numbers of the abuse limits (docs/api.md, "Configuration that changes behaviour"): their
+ * environment variables and defaults, read below and set by the deploy settings of the same names
+ * (infra/settings.ts).
  */
 export const LIMIT_SETTINGS = {
   loginFailuresPerPair: { variable: 'LOGIN_FAILURES_PER_PAIR', fallback: 10 },
@@ -93,7 +94,7 @@ export interface RateLimitSetting {
 }
 
 /**
- * Failed logins (decisions.md, Security): per username and source address
+ * Failed logins (docs/api.md, endpoint 1): per username and source address
  * (LOGIN_FAILURES_PER_PAIR, default 10), per address (LOGIN_FAILURES_PER_ADDRESS, 100) and per
  * username (LOGIN_FAILURES_PER_USERNAME, 100), each over LOGIN_FAILURE_WINDOW_SECONDS (900).
  */

@@ -33,7 +33,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/users', handler: 'users/list', access: 'read', paged: true },
   { method: 'GET', path: '/users/detail/{username}', handler: 'users/detail', access: 'read' },
   { method: 'PUT', path: '/users/detail/{username}', handler: 'users/update', access: 'read-write' },
-  // Sign-up (public) and password change (v1.1 section 4).
+  // Sign-up (public) and password change (docs/api.md, endpoints 6a and 6b).
   { method: 'POST', path: '/users', handler: 'users/signup', access: 'read-write', public: true },
   { method: 'POST', path: '/users/detail/{username}/password', handler: 'users/password', access: 'read-write' },
   { method: 'GET', path: '/tags', handler: 'tags/list', access: 'read', paged: true },
@@ -50,7 +50,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/posts/detail/{slug}', handler: 'posts/delete', access: 'read-write' },
   // The RSS feed of the newest published posts (?tag=<slug>: of one tag), for feed readers: no token.
   { method: 'GET', path: '/feed', handler: 'feed/rss', access: 'read', public: true },
-  // Votes and favorites (v1.1 sections 2 and 3).
+  // Votes and favorites (docs/api.md, Votes and Favorites).
   { method: 'GET', path: '/posts/detail/{slug}/vote', handler: 'posts/vote/show', access: 'read' },
   { method: 'POST', path: '/posts/detail/{slug}/vote', handler: 'posts/vote/cast', access: 'read-write' },
   { method: 'DELETE', path: '/posts/detail/{slug}/vote', handler: 'posts/vote/remove', access: 'read-write' },

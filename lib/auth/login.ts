@@ -13,7 +13,7 @@ import { newToken, newTokenItem } from './tokens.ts';
 const invalidCredentials = () =>
   new ValidationError({ non_field_errors: ['Unable to log in with provided credentials.'] });
 
-/** The failed-login counters a login from `address` for `username` is subject to (decisions.md, Security). */
+/** The failed-login counters a login from `address` for `username` is subject to (docs/api.md, endpoint 1). */
 function failureCounters(username: string, address: string, now: number): { pair: Counter; address: Counter; username: Counter } {
   const limits = loginFailureLimits();
   return {

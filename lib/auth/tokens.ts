@@ -120,7 +120,7 @@ export async function tokenKeysOf(username: string): Promise<Key[]> {
 /**
  * The condition, in a write's transaction, that the caller's token is still live: a logout,
  * password change or deactivation that commits first makes the write fail with a 401 and store
- * nothing (decisions.md, Security).
+ * nothing (docs/api.md, Authentication).
  */
 export function tokenStillValid(caller: Caller): TxWrite {
   return {

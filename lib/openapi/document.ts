@@ -274,7 +274,7 @@ interface OperationSpec {
   readsBody?: boolean;
   /** false: never touches DynamoDB (no 503). */
   database?: boolean;
-  /** Its own 429 with `Retry-After` (the attempt limits of decisions.md, Security). */
+  /** Its own 429 with `Retry-After` (the login and sign-up limits: docs/api.md, endpoints 1 and 6a). */
   throttled?: boolean;
 }
 

@@ -70,7 +70,7 @@ function withTextVersion(before: PostRecord | null, after: PostRecord): PostReco
 export interface PostChange {
   before: PostRecord | null;
   after: PostRecord | null;
-  /** Tags the change creates (tags.ts resolveTags). */
+  /** Tags the change creates (lib/tags/resolve.ts, resolveTags). */
   createdTags?: TagRef[];
   /** Writes of other items that belong to the same change (a visit). */
   with?: TxWrite[];

@@ -28,7 +28,7 @@ function parseTags(raw: unknown): string[] | string {
     if (title === '') continue;
     if (title.includes('\0')) return MESSAGES.nullCharacters;
     if (/\p{Surrogate}/u.test(title)) return MESSAGES.surrogates;
-    // decisions.md: a title with no letter or digit is dropped like an empty part.
+    // A title with no letter or digit is dropped like an empty part (docs/api.md, Tags on posts).
     if (slugify(title) === '') continue;
     if ([...title].length > TAG_TITLE_MAX_LENGTH) return `Ensure each tag has no more than ${TAG_TITLE_MAX_LENGTH} characters.`;
     const folded = title.toLowerCase();

@@ -9,9 +9,9 @@ import { entrySortKeys } from './entries.ts';
 import type { PostList, PostSort } from './list.ts';
 import { postFromRead, postKeys, type PostRecord } from './post.ts';
 
-// A page of a list with `q` (decisions.md, "Search"). The posts come from the search index
-// (lib/search/find.ts), read in the first round trip with the token and, in the same round, the
-// list's entries written in the last FRESH_MS (posts the stream has not indexed yet: a search
+// A page of a list with `q` (docs/api.md, endpoint 10's `q`). The posts come from the search
+// index (lib/search/find.ts), read in the first round trip with the token and, in the same round,
+// the list's entries written in the last FRESH_MS (posts the stream has not indexed yet: a search
 // finds a post right after it is written). The page's posts are then read and checked against the
 // words and the list, as every list checks what its index said.
 // - `newest` and `featured` order by `created`, which the postings carry: 2 round trips.
@@ -31,7 +31,7 @@ export const FRESH_LIMIT = 100;
  * How many of the site-wide list's first entries a search by a count or by activity reads beside
  * the postings: about 250 bytes each, so some 30 RCU, the same at every size of the site. A tag's,
  * author's or own list reads its first DynamoDB page instead (up to 1 MB), which grows with its own
- * posts only (v1.1, section 1).
+ * posts only (`q` on every post list: docs/api.md, endpoints 10 to 13).
  */
 export const LEADING_LIMIT = 1_000;
 

@@ -7,7 +7,7 @@ import { postTextFromItem, type PostText } from '#lib/posts/post.ts';
 import { postWords, type SearchableText } from './words.ts';
 
 // The posting entity: the search index, one item per (word, post), kept by the table's stream
-// consumer (index.ts) from the post's text item. A posting carries what a list needs to keep or
+// consumer (indexing.ts) from the post's text item. A posting carries what a list needs to keep or
 // drop the post without reading it (the list fields of postings.LISTED) and `text_version`, the
 // version of the text it was written from: every write is conditioned on it, so that records of
 // one post handled in any order (a rename's insert and remove are two items, so two shards)

@@ -1,6 +1,7 @@
-// The words of the search rule (decisions.md, "Search"): after NFKD, combining marks are removed
-// and the text lower-cased; words are the runs of letters and digits. A post matches a query when
-// every query word begins some word of its title, description, keywords or meta_description.
+// The words of the search rule (docs/api.md, endpoint 10's `q`): after NFKD, combining marks are
+// removed and the text lower-cased; words are the runs of letters and digits. A post matches a
+// query when every query word begins some word of its title, description, keywords or
+// meta_description.
 
 const MARKS = /\p{M}+/gu;
 const WORD = /[\p{L}\p{N}]+/gu;

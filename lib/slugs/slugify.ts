@@ -3,7 +3,7 @@
 import slugifyLib from 'slugify';
 import { MAX_SLUG_LENGTH } from './rules.ts';
 
-// decisions.md, "Slugs (refined)": NFKD first, as Django's slugify, so compatibility characters
+// docs/api.md, Slugs: NFKD first, as Django's slugify, so compatibility characters
 // fold to plain letters (ﬁ → fi, fullwidth Ａ → A) and accents come apart from their letters.
 const COMBINING_MARKS = /\p{M}+/gu;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;

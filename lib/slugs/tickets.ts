@@ -2,10 +2,11 @@ import { incrementCounter } from '#lib/db/increment.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { tx, type TxWrite } from '#lib/db/transact.ts';
 
-// decisions.md: creates of one title at once all succeed. Every contender reads the same window of
-// candidates and sees the same first free one; were they all to try it, one would win per round and
-// the others would queue for it. So after its read, a create takes a ticket for the candidate it
-// found first free: an atomic ADD on a counter of that (base, candidate), one number per taker.
+// Creates of one title at once all succeed (docs/api.md, Slugs). Every contender reads the same
+// window of candidates and sees the same first free one; were they all to try it, one would win per
+// round and the others would queue for it. So after its read, a create takes a ticket for the
+// candidate it found first free: an atomic ADD on a counter of that (base, candidate), one number
+// per taker.
 // Number 1 tries that candidate, number n the one n - 1 places on (lib/slugs/free-slug.ts): one
 // round for all. Alone, a create always holds number 1, so slugs stay "the first free one". The
 // counters are kept per minute (and expire by TTL); freeing a slug resets its candidate's counter,

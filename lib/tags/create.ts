@@ -19,7 +19,7 @@ export function createTagReads(input: TagInput): Key[] {
 /**
  * POST /tags: a tag with no posts. A slug given in the request that is taken, or a title taken
  * (case-insensitively), is 409; a slug derived from the title gets `-1`, `-2`, ... when taken, as
- * a post's does (decisions.md, "Slugs (refined)"). 401 when the caller's token went first.
+ * a post's does (docs/api.md, Slugs). 401 when the caller's token went first.
  */
 export async function createTag(caller: Caller, input: TagInput, read: BatchResult): Promise<Item> {
   if (!input.derived) return commitTag(caller, input, { slug: exists, title: exists });

@@ -17,6 +17,12 @@ export interface EmulatorOptions {
   dbPath?: string;
   /** Where the emulator's output goes; default: discarded. */
   output?: 'inherit' | 'ignore';
+  /**
+   * One database for every caller (-sharedDb, the default). False: the emulator's own default, a
+   * database per access key and region, as `java -jar DynamoDBLocal.jar` and the official image
+   * run it (the tests of the local stack against such an emulator).
+   */
+  sharedDb?: boolean;
 }
 
 export interface Emulator {
@@ -126,7 +132,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
       ...main,
       ...storage,
-      '-sharedDb',
+      ...(options.sharedDb === false ? [] : ['-sharedDb']),
       '-port',
       String(options.port),
       '-disableTelemetry',

@@ -1,6 +1,6 @@
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { accessDeniedBody, deniedPermission, requiredPermissions, signingAccessKey, type Permission, type PolicyStatement } from './iam-policy.ts';
+import { accessDeniedBody, deniedPermission, requiredPermissions, signedAs, signingAccessKey, type Permission, type PolicyStatement } from './iam-policy.ts';
 import { readRequestBody } from './request-body.ts';
 
 // A proxy in front of DynamoDB Local that enforces each Lambda function's role policy, as
@@ -9,6 +9,11 @@ import { readRequestBody } from './request-body.ts';
 // needing an action or resource the role's policy lacks gets DynamoDB's 400
 // AccessDeniedException and never reaches the table. Only functions talk to the guard: an access
 // key it does not know has no permission at all.
+//
+// What it lets through it signs again with the stack's own access key (the one the local tools,
+// admin CLI and seed sign with): a DynamoDB Local started without -sharedDb keeps a database per
+// access key, and the functions' keys would each open an empty one. The function's key has done
+// its part by then, naming the caller whose policy was checked.
 
 export interface Denial {
   identity: string;
@@ -31,6 +36,8 @@ export interface IamGuardOptions {
   upstream: string;
   /** Each function's role policy, by the access key the function signs with. */
   policies: ReadonlyMap<string, readonly PolicyStatement[]>;
+  /** The access key every request let through reaches DynamoDB Local with: the tools' (one database). */
+  upstreamAccessKeyId: string;
   region: string;
   /** Called on every refusal (npm start prints it). */
   onDenial?: (denial: Denial) => void;
@@ -57,7 +64,18 @@ export function startIamGuard(options: IamGuardOptions): Promise<IamGuard> {
 
   const forward = (request: IncomingMessage, response: ServerResponse, body: Buffer) => {
     const outgoing = httpRequest(
-      { agent, hostname: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: { ...request.headers, host: upstream.host } },
+      {
+        agent,
+        hostname: upstream.hostname,
+        port: upstream.port,
+        path: request.url,
+        method: request.method,
+        headers: {
+          ...request.headers,
+          host: upstream.host,
+          ...(request.headers.authorization ? { authorization: signedAs(request.headers.authorization, options.upstreamAccessKeyId) } : {}),
+        },
+      },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, searchTableOf, tableName } from '#lib/config.ts';
+import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, localCredentials, searchTableOf, tableName } from '#lib/config.ts';
 import { onRequestLogged, type RequestRecord } from '#lib/http/access-log.ts';
 import { allowedOrigin, type CorsConfiguration } from '#lib/http/cors.ts';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from '#lib/http/limits.ts';
@@ -218,6 +218,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     upstream,
     region: awsRegion(),
     policies: new Map([...deployment.functions.values()].map((fn) => [fn.name, fn.policy])),
+    // The key this process created the table with, as the admin CLI and the seed sign.
+    upstreamAccessKeyId: localCredentials().accessKeyId,
     onDenial: (denial: Denial) =>
       console.error(`IAM: ${denial.identity} may not ${denial.permission.action} on ${denial.permission.resource} (AccessDeniedException)`),
   });

@@ -6,7 +6,7 @@ import { nextLink } from '../support/link.ts';
 import { eventually, partition, postIdOf } from '../support/reactions.ts';
 import { invariantProblems, settledTable } from './reliability/table.ts';
 
-// v1.1 section 3: favorites.
+// Favorites (docs/api.md, Favorites and GET /users/detail/{username}/favorites).
 
 const api = useApi({ users: ['alice', 'bob', 'carol', 'dave'] });
 const { alice, bob, carol, dave } = api.users;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BUNDLES, createPost, unique, type ApiResponse } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 
-// Spec v1.1, section 5 (community-posts-api-v1.1.md), black-box over HTTP:
+// docs/api.md, endpoint 21, black-box over HTTP:
 //   GET /feed            public RSS 2.0 of the 20 newest published posts, newest first
 //   GET /feed?tag=<slug> the feed of one tag; unknown tag 404 {"detail": "Not found."}
 // with ETag and Last-Modified, and 304 for If-None-Match (weak comparison, lists, *), or without

@@ -9,7 +9,7 @@ import { unique, type ApiResponse } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 import { fromAddress } from '../support/source-address.ts';
 
-// Failed logins (decisions.md, Security), counted per (username, address), per address and per
+// Failed logins (docs/api.md, endpoint 1), counted per (username, address), per address and per
 // username. Each test logs in from loopback addresses of its own (127.0.2.x): the local gateway
 // takes the source address from the connection, as API Gateway does. The per-pair limit is tested
 // at its default (10); the others, whose defaults (100) would need 100 requests, with small values

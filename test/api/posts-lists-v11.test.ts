@@ -8,7 +8,7 @@ import { useApi } from '../support/fixture.ts';
 import { responseValidator } from '../support/openapi.ts';
 import { NEXT_LINK, nextLink } from '../support/link.ts';
 
-// Spec v1.1, sections 1 and 6 (community-posts-api-v1.1.md), black-box over HTTP:
+// docs/api.md, endpoints 11 to 13 and Paging, black-box over HTTP:
 //   GET /posts/tagged/{slug}      the published posts carrying the tag; unknown tag 404
 //   GET /posts/author/{username}  the user's published posts, also of a deactivated user; unknown user 404
 //   GET /posts/me                 the caller's own posts, published and drafts; publish=true|false
@@ -365,7 +365,7 @@ describe.each(KINDS)('the %s list: what GET /posts offers', (kind) => {
     }
   });
 
-  it('gives opaque, tamper-evident cursors: any edit is 404 Invalid page., and the list is not readable in them (decisions.md, Security)', async () => {
+  it('gives opaque, tamper-evident cursors: any edit is 404 Invalid page., and the list is not readable in them (docs/api.md, Paging)', async () => {
     const list = await open();
     await addMany(list, 3);
     const link = new URL(nextLink(await get(list.reader.api, list.path, { page_size: '1' }))!);
@@ -698,7 +698,7 @@ describe('GET /posts/me', () => {
     expect((await get(fresh!.api, '/posts/me', { publish: 'false' })).body).toEqual([]);
   });
 
-  // decisions.md (Security): the publish filter is part of the list a cursor was issued for.
+  // The publish filter is part of the list a cursor was issued for (docs/api.md, Paging).
   it("refuses a cursor of one publish filter on another with 404 Invalid page.", async () => {
     const [owner] = await newUsers(1, 'cursorfilter');
     for (let i = 0; i < 3; i++) await createPost(owner!.api, { title: `Draft ${i} ${word()}`, description: 'x', publish: 'false' });
@@ -970,7 +970,7 @@ describe('counters under concurrent requests', () => {
   });
 });
 
-describe('changes to v1 (section 6)', () => {
+describe('the post limits (docs/api.md, Resources: Post)', () => {
   it('takes a description of up to 100,000 characters and 300,000 bytes; beyond either, 400 on description', async () => {
     const w = word('long');
     // 100,000 characters in 300,000 bytes: 3-byte characters after the word.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { unique, type ApiResponse } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 
-// decisions.md, "Slugs (refined)": NFKD titles, `untitled` for letters that spell nothing in
+// docs/api.md, Slugs and Tags on posts: NFKD titles, `untitled` for letters that spell nothing in
 // ASCII, tags without letters dropped, and creates of one title at once that all succeed.
 
 const api = useApi({ users: ['alice', 'bob', 'carol', 'dave'] });

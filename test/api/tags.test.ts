@@ -181,7 +181,7 @@ describe('POST /tags', () => {
     expect(retry.body.slug).toBe(newTitle.toLowerCase());
   });
 
-  it('suffixes a derived slug that another title holds, as a post\'s (decisions.md, "Slugs (refined)")', async () => {
+  it('suffixes a derived slug that another title holds, as a post\'s (docs/api.md, Slugs)', async () => {
     const suffix = unique('').toLowerCase();
     expect((await createTag(alice.api, { title: `C ${suffix}` })).status).toBe(201);
     const plus = await createTag(alice.api, { title: `C++ ${suffix}` });

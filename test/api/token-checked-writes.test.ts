@@ -14,7 +14,7 @@ import { createPost, unique } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 import { partition, postIdOf } from '../support/reactions.ts';
 
-// decisions.md (Security): "A write commits only while the token that asked for it is still
+// docs/api.md, Authentication: "A write commits only while the token that asked for it is still
 // valid: a logout, password change or deactivation that commits first makes the write fail with
 // 401, and nothing of it is stored." Each write below reads with its token as its handler does,
 // then the session logs out, then the write is attempted: the token's ConditionCheck in the

@@ -8,7 +8,7 @@ import { createPost, unique } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 import { eventually, partition, postIdOf } from '../support/reactions.ts';
 
-// v1.1 section 2: votes.
+// Votes (docs/api.md, Votes).
 
 const api = useApi({ users: ['alice', 'bob', 'carol', 'dave'] });
 const { alice, bob, carol, dave } = api.users;

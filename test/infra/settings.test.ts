@@ -404,7 +404,7 @@ describe('sign-up and the abuse limits (the functions\' environment)', () => {
     return api;
   };
 
-  it('by default: sign-up open and the limits of decisions.md, the same values the functions fall back on', () => {
+  it('by default: sign-up open and the limits docs/api.md gives, the same values the functions fall back on', () => {
     for (const variables of environments(DEFAULT_SETTINGS)) {
       expect(variables).toMatchObject({
         SIGNUP: 'open',

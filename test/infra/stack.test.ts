@@ -32,7 +32,7 @@ import { templateDeployment } from '../../scripts/local/template-deployment.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
 
 // The stack `cdk synth` builds (infra/build.ts, with cdk.json's context), synthesized once for
-// the whole file: 18 esbuild bundles take a while. Nothing here reaches AWS.
+// the whole file: an esbuild bundle per function takes a while. Nothing here reaches AWS.
 
 const CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 
-// The `Link` header of a paged list (decisions.md): one `rel="next"` link, or none on the last page.
+// The `Link` header of a paged list (docs/api.md, Paging): one `rel="next"` link, or none on the last page.
 
 export const NEXT_LINK = /^<([^>]+)>; rel="next"$/;
 

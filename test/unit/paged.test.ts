@@ -6,7 +6,7 @@ import { LAMBDA_RESPONSE_LIMIT_BYTES, PAGE_BODY_BUDGET_BYTES } from '#lib/http/l
 import { escapedSize, fitPage, pagedResult } from '#lib/http/paging.ts';
 import { toHttpResponse } from '#lib/http/respond.ts';
 
-// The size cut of list pages (lib/http/paged.ts) on synthetic items: no database involved.
+// The size cut of list pages (lib/http/paging.ts) on synthetic items: no database involved.
 
 interface Synthetic {
   id: number;

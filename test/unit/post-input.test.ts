@@ -24,7 +24,7 @@ function errorsOf(input: Input): Record<string, string[]> {
 }
 
 describe('limits', () => {
-  it('are those of the v1.1 contract', () => {
+  it('are those docs/api.md gives the post fields', () => {
     expect(POST_LIMITS).toMatchObject({ title: 200, description: 100_000, descriptionBytes: 300_000, keywords: 500, meta_description: 1_000, tags: 20 });
   });
 });

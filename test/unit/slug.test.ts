@@ -19,7 +19,7 @@ describe('slugify', () => {
     ['Version 2.0 released', 'version-20-released'],
     ['Tabs\tand\nnewlines', 'tabs-and-newlines'],
     ['123', '123'],
-    // decisions.md, "Slugs (refined)": NFKD folds compatibility characters and drops accents.
+    // docs/api.md, Slugs: NFKD folds compatibility characters and drops accents.
     ['ﬁle sharing', 'file-sharing'],
     ['ＡＢＣ test', 'abc-test'],
     ['Café', 'cafe'],

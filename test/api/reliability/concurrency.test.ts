@@ -11,8 +11,9 @@ import { invariantProblems, median, recordFigures, settledTable, tally, type Ite
 // profile updates, tag creates, logins and logouts — then every counter is recomputed from the
 // base items and compared (tag total_posts, user total_posts/total_featured_posts, post
 // total_visitors), with no orphan item (tag links, title claims, visits, tokens of logged-out
-// sessions or of an account deactivated in the middle of it all) and every slug unique. test/concurrency.test.ts covers smaller, targeted races; this
-// one is the scale test, with sessions in the mix.
+// sessions or of an account deactivated in the middle of it all) and every slug unique.
+// test/api/concurrency.test.ts covers smaller, targeted races; this one is the scale test, with
+// sessions in the mix.
 
 const USERS = 8;
 const SEED_POSTS = 5;

@@ -50,9 +50,9 @@ const onRequestStart = (message: unknown) => {
 const WRITE_OPERATIONS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
 const writesBy = new Map<number, string[]>();
 
-// The one write a rejected request makes by design (decisions.md, Security): the counters of the
-// login and sign-up limits, which count failed logins and every sign-up attempt. They live in
-// their own items (LIMIT#...), and nothing else of a rejected request may be written.
+// The one write a rejected request makes by design (docs/api.md, endpoints 1 and 6a): the
+// counters of the login and sign-up limits, which count failed logins and every sign-up attempt.
+// They live in their own items (LIMIT#...), and nothing else of a rejected request may be written.
 const ATTEMPT_COUNTERS = 'LIMIT#';
 /** Whether an item (or a key, as stored or in DynamoDB's wire form) is an attempt counter. */
 const isAttemptCounter = (item: { PK?: unknown }) => String((item.PK as { S?: string } | undefined)?.S ?? item.PK).startsWith(ATTEMPT_COUNTERS);
@@ -181,7 +181,7 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: 'GET', path: '/posts/detail/{slug}', fields: [], weight: 5 },
   { method: 'PUT', path: '/posts/detail/{slug}', fields: ['title', 'slug', 'description', 'tags', 'keywords', 'meta_description', 'publish'], weight: 12 },
   { method: 'DELETE', path: '/posts/detail/{slug}', fields: [], weight: 4 },
-  // v1.1 (the feed answers XML, not this suite's JSON: test/api/feed.test.ts).
+  // Not the feed: it answers XML, not this suite's JSON (test/api/feed.test.ts).
   { method: 'GET', path: '/posts/tagged/{slug}', fields: ['q', 'sort', 'page', 'page_size', 'cursor'], query: ['q', 'sort', 'page', 'page_size', 'cursor'], weight: 3 },
   { method: 'GET', path: '/posts/author/{username}', fields: ['q', 'sort', 'page', 'page_size', 'cursor'], query: ['q', 'sort', 'page', 'page_size', 'cursor'], weight: 3 },
   { method: 'GET', path: '/posts/me', fields: ['q', 'sort', 'page', 'page_size', 'cursor', 'publish'], query: ['q', 'sort', 'page', 'page_size', 'cursor', 'publish'], weight: 3 },

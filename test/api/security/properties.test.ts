@@ -197,7 +197,7 @@ describe('function-level authorization', () => {
       'POST /login', 'GET /logout', 'GET /auth', 'GET /users', 'GET /users/detail/{username}', 'PUT /users/detail/{username}', 'GET /tags', 'POST /tags',
       'GET /tags/detail/{slug}', 'GET /posts', 'POST /posts', 'GET /posts/detail/{slug}', 'PUT /posts/detail/{slug}', 'DELETE /posts/detail/{slug}',
       'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me',
-      // v1.1: a user's own sign-up and password change (an administrator's set-password stays in the CLI).
+      // A user's own sign-up and password change (an administrator's set-password stays in the CLI).
       'POST /users', 'POST /users/detail/{username}/password',
       'GET /posts/detail/{slug}/vote', 'POST /posts/detail/{slug}/vote', 'DELETE /posts/detail/{slug}/vote',
       'GET /posts/detail/{slug}/favorite', 'POST /posts/detail/{slug}/favorite', 'DELETE /posts/detail/{slug}/favorite',
