@@ -99,6 +99,22 @@ export async function processRecords(records: readonly DynamoDBRecord[], reactio
   return { response: { batchItemFailures: [{ itemIdentifier: sequenceNumber }] }, processed: firstFailure, reactions: applied };
 }
 
+/** What one stream batch cost in DynamoDB, as its `stream batch` log line states it. */
+export interface StreamBatchUsage {
+  records: number;
+  reactions: Record<string, number>;
+  dynamodbCalls: number;
+  readUnits: number;
+  writeUnits: number;
+}
+
+let batchListener: ((usage: StreamBatchUsage) => void) | undefined;
+
+/** Tells `listen` the usage of every stream batch handled in this process (the local tools' figures); undefined stops. */
+export function onStreamBatch(listen: ((usage: StreamBatchUsage) => void) | undefined): void {
+  batchListener = listen;
+}
+
 /**
  * The Lambda handler for the table's stream: the Logger's Lambda context on every line, the
  * Tracer when tracing is on, and in Lambda the metrics (Powertools Metrics, as the API functions
@@ -128,6 +144,7 @@ export function streamConsumer(reactions: readonly AnyReaction[]): (event: Dynam
         dynamodbCalls: usage.calls,
         consumedCapacity: { read: Number(usage.readUnits.toFixed(2)), write: Number(usage.writeUnits.toFixed(2)) },
       });
+      batchListener?.({ records: records.length, reactions: outcome.reactions, dynamodbCalls: usage.calls, readUnits: usage.readUnits, writeUnits: usage.writeUnits });
       if (inLambda) {
         if (lagMs !== undefined) metrics.addMetric('StreamLag', MetricUnit.Milliseconds, lagMs);
         if (failed) metrics.addMetric('StreamRecordFailures', MetricUnit.Count, 1);
