@@ -44,6 +44,25 @@ describe('slugs from titles', () => {
     expect(Object.keys(response.body)).toEqual(['title']);
   });
 
+  it('refuses a title of symbols the slug library would spell as words ($ & % ♥), on create and on update, for posts and tags', async () => {
+    const refused = { title: ['The title must contain at least one letter or digit to form a slug.'] };
+    for (const title of ['$ & % ♥', '€ + ∞']) {
+      const created = await alice.api.post('/posts', { json: { title, description: 'd' } });
+      expect([created.status, created.body]).toEqual([400, refused]);
+      const tag = await alice.api.post('/tags', { form: { title } });
+      expect([tag.status, tag.body]).toEqual([400, refused]);
+    }
+    const post = await alice.api.post('/posts', { json: { title: unique('Symbols '), description: 'd' } });
+    const updated = await alice.api.put(`/posts/detail/${post.body.slug}`, { json: { title: '$ & % ♥' } });
+    expect([updated.status, updated.body]).toEqual([400, refused]);
+    expect((await alice.api.get(`/posts/detail/${post.body.slug}`)).body.title).toBe(post.body.title);
+    expect((await alice.api.get('/posts/detail/dollar-and-percent-love')).status).toBe(404);
+    // A tag of symbols in a post's tags is dropped like an empty part.
+    const tagged = await alice.api.put(`/posts/detail/${post.body.slug}`, { form: { tags: 'Money, $ & %' } });
+    expect(tagged.status, tagged.text).toBe(200);
+    expect(tagged.body.tags).toEqual(['Money']);
+  });
+
   it('drops a tag title with no letter or digit like an empty part', async () => {
     const python = unique('Python');
     const response = await alice.api.post('/posts', { form: { title: unique('Tagged '), description: 'd', tags: `${python}, !!!, , 🎉` } });
