@@ -130,6 +130,27 @@ describe('creates of one title at once', () => {
     expect(new Set(slugsOf(responses)).size).toBe(40);
   });
 
+  it('answers 200 to 20 parallel renames to one title, each under its own slug, the old slugs gone', async () => {
+    const posts = await Promise.all(
+      Array.from({ length: 20 }, async (_, n) => {
+        const response = await writers[n % writers.length]!.api.post('/posts', { form: { title: unique('Before '), description: `renamed ${n}`, publish: 'true' } });
+        expect(response.status, response.text).toBe(201);
+        return { writer: writers[n % writers.length]!, slug: String(response.body.slug) };
+      }),
+    );
+    const title = unique('Renamed Alike ');
+    const base = title.toLowerCase().replace(/ /g, '-');
+    const responses = await Promise.all(posts.map(({ writer, slug }) => writer.api.put(`/posts/detail/${slug}`, { form: { title } })));
+    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+    const slugs = slugsOf(responses);
+    expect(new Set(slugs).size).toBe(20);
+    for (const slug of slugs) expect(slug).toMatch(new RegExp(`^${base}(-\\d+)?$`));
+    const old = await Promise.all(posts.map(({ slug }) => alice.api.get(`/posts/detail/${slug}`)));
+    expect(old.map((response) => response.status)).toEqual(Array(20).fill(404));
+    const details = await Promise.all(slugs.map((slug) => alice.api.get(`/posts/detail/${slug}`)));
+    expect(new Set(details.map((detail) => detail.body.description)).size).toBe(20);
+  });
+
   it('answers 201 to parallel tag creates whose titles share a slug base, each under its own slug', async () => {
     const stem = unique('Lang');
     const titles = ['', '!', '?', '.', '+', '++', '#', '*', ' !', ' ?', ' +', ' #'].map((mark) => `${stem}${mark}`);
