@@ -160,3 +160,34 @@ describe('creates of one title at once', () => {
     for (const [n, response] of responses.entries()) expect(response.body.title).toBe(titles[n]);
   });
 });
+
+describe('a slug with a slash', () => {
+  it('is no post: 404 {"detail": "Not found."} on every post route, for the author and anyone else, and nothing changes', async () => {
+    const post = (await alice.api.post('/posts', { form: { title: unique('Slashed '), description: 'd', publish: 'true' } })).body as { slug: string; title: string };
+    const notFound = [404, { detail: 'Not found.' }];
+    for (const client of [alice.api, bob.api]) {
+      for (const slug of [`${post.slug}%2F`, `${post.slug}%2f`, `a%2F${post.slug}`, `${post.slug}%2Fvote`, `${post.slug}%2Ffavorite`]) {
+        const detail = `/posts/detail/${slug}`;
+        const answers = [
+          await client.get(detail),
+          await client.put(detail, { form: { title: unique('Hijacked ') } }),
+          await client.delete(detail),
+          ...(await Promise.all([
+            client.get(`${detail}/vote`),
+            client.post(`${detail}/vote`, { form: { vote: 'up' } }),
+            client.delete(`${detail}/vote`),
+            client.get(`${detail}/favorite`),
+            client.post(`${detail}/favorite`),
+            client.delete(`${detail}/favorite`),
+          ])),
+        ];
+        for (const answer of answers) expect([answer.status, answer.body], `${slug}: ${answer.text}`).toEqual(notFound);
+      }
+    }
+    const after = await bob.api.get(`/posts/detail/${post.slug}`);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ title: post.title, rating_likes: 0, total_favorites: 0 });
+    // A literal trailing slash is still the post's own path.
+    expect((await bob.api.get(`/posts/detail/${post.slug}/`)).body.title).toBe(post.title);
+  });
+});
