@@ -95,8 +95,15 @@ export function routingPath(path: string): string {
 
 /** The parameters of `path` under `pattern` (`/posts/detail/{slug}`), or null if it does not match. */
 export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  return matchSegments(pattern, path.split('/'));
+}
+
+/**
+ * The parameters of a path given as its segments (each may hold a `/` that was sent encoded, as
+ * `%2F`: it belongs to its segment) under `pattern`, or null if it does not match.
+ */
+export function matchSegments(pattern: string, got: string[]): Record<string, string> | null {
   const want = pattern.split('/');
-  const got = path.split('/');
   if (want.length !== got.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {

@@ -13,7 +13,8 @@ export interface TxWrite {
   write: TransactItem;
   /**
    * The error for the client when this write's condition fails. Without it, a failed condition
-   * means a concurrent change: the whole operation is retried from its reads.
+   * means a concurrent change: the whole operation is retried from its reads, also when other
+   * writes' conditions failed with it.
    */
   onConditionFailed?: () => Error;
 }
@@ -80,10 +81,14 @@ type Outcome = { kind: 'done' } | { kind: 'resend'; backoff: BackoffKind } | { k
 function outcomeOf(error: unknown, writes: TxWrite[]): Outcome {
   const reasons = cancellationReasons(error);
   if (!reasons) return { kind: 'throw', error };
-  const failedIndex = reasons.indexOf('ConditionalCheckFailed');
-  if (failedIndex >= 0) {
-    const clientError = writes[failedIndex]?.onConditionFailed?.();
-    return { kind: 'throw', error: clientError ?? new RetryableConflict(`condition failed on write ${failedIndex}`) };
+  const failed = reasons.flatMap((reason, index) => (reason === 'ConditionalCheckFailed' ? [index] : []));
+  if (failed.length > 0) {
+    // A condition that means a concurrent change says the read was stale, and so may be what the
+    // other failed conditions were judged on (a favorite "already there" beside a post whose count
+    // the read did not include yet): that outranks them, and the retry judges again from fresh reads.
+    const stale = failed.find((index) => !writes[index]?.onConditionFailed);
+    if (stale !== undefined) return { kind: 'throw', error: new RetryableConflict(`condition failed on write ${stale}`) };
+    return { kind: 'throw', error: writes[failed[0]!]!.onConditionFailed!() };
   }
   const backoff = resendBackoff(error);
   return backoff ? { kind: 'resend', backoff } : { kind: 'throw', error };
@@ -91,10 +96,10 @@ function outcomeOf(error: unknown, writes: TxWrite[]): Outcome {
 
 /**
  * Runs the writes as one TransactWriteItems: all happen or none. A cancelled transaction is
- * mapped by its CancellationReasons: a failed condition becomes that write's client error (or a
- * RetryableConflict, so the operation starts again from its reads); a conflict with another
- * transaction or a throttled item sends the same transaction again after a backoff, within the
- * request's retry budget (then 503). Throttling, 5xx and timeouts of the call itself are retried
+ * mapped by its CancellationReasons: a failed condition becomes that write's client error, or a
+ * RetryableConflict (the operation starts again from its reads) when any failed write has none;
+ * a conflict with another transaction or a throttled item sends the same transaction again after
+ * a backoff, within the request's retry budget (then 503). Throttling, 5xx and timeouts of the call itself are retried
  * by the SDK within the same budget. Every send carries the same ClientRequestToken (DynamoDB
  * keeps it 10 minutes), so a transaction whose answer was lost is not applied twice.
  */

@@ -21,6 +21,8 @@ export function addFavorite(caller: Caller, slug: string, read: BatchResult) {
       await commitPostChange({ before: post, after, with: [tokenStillValid(caller), ...addFavoriteWrites(post, caller, () => new AlreadyFavorite())] });
       return favoriteState(true, after);
     } catch (error) {
+      // Only the favorite's condition failed, not the post's version (that would be a retry): the
+      // post is as read, and the read already counted the favorite.
       if (error instanceof AlreadyFavorite) return favoriteState(true, post);
       throw error;
     }

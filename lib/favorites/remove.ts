@@ -20,6 +20,7 @@ export function removeFavorite(caller: Caller, slug: string, read: BatchResult) 
       await commitPostChange({ before: post, after, with: [tokenStillValid(caller), ...removeFavoriteWrites(post.id, caller, () => new NotFavorite())] });
       return favoriteState(false, after);
     } catch (error) {
+      // As in addFavorite: the post's version held, so the read's count is without the favorite.
       if (error instanceof NotFavorite) return favoriteState(false, post);
       throw error;
     }

@@ -3,7 +3,7 @@ import { keyOf, keyString, keys } from '#lib/db/keys.ts';
 import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
 import { feedRemovalWrites } from '#lib/feed/removals.ts';
 import { candidateIndex } from '#lib/slugs/rules.ts';
-import { slugFreedWrite } from '#lib/slugs/tickets.ts';
+import { slugFreedWrite, SlugTaken } from '#lib/slugs/tickets.ts';
 import { newTagWrites, type TagRef } from '#lib/tags/tag.ts';
 import { atVersion } from './access.ts';
 import { counterWrites } from './counters.ts';
@@ -40,11 +40,11 @@ export function postItemWrites(before: PostRecord | null, proposed: PostRecord |
   const after = proposed && withTextVersion(before, proposed);
   const renamed = before && after && before.slug !== after.slug;
   if (after && (!before || renamed)) {
-    writes.push({ write: tx.put(postTextItem(after), absent) }, { write: tx.put(postStatsItem(after)) });
+    writes.push({ write: tx.put(postTextItem(after), absent), onConditionFailed: () => new SlugTaken(after.slug) }, { write: tx.put(postStatsItem(after)) });
   }
   if (before && (!after || renamed)) {
     writes.push({ write: tx.delete(keys.post(before.slug)) }, { write: tx.delete(keys.postStats(before.slug), atVersion(before)) });
-    // The slug is free again: a create that finds it first free takes it, ticket number 1.
+    // The slug is free again: a contended create that finds it first free takes it, ticket number 1.
     writes.push(slugFreedWrite('post', before.slug_base, candidateIndex(before.slug_base, before.slug)));
   }
   if (before && after && !renamed) {

@@ -4,6 +4,7 @@ import { keys, type Key } from '#lib/db/keys.ts';
 import { withRetries } from '#lib/retry.ts';
 import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
 import { slugify } from '#lib/slugs/slugify.ts';
+import { SlugContention } from '#lib/slugs/tickets.ts';
 import { resolveTags, tagKeys } from '#lib/tags/resolve.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
@@ -23,18 +24,19 @@ export function createReads(input: PostInput): Key[] {
 }
 
 /**
- * POST /posts: a new post by the caller under the first free slug of its title (the ticket's, when
- * creates of the title race: lib/slugs/tickets.ts); tags not seen before are created. The post, its tags and the counters are one transaction. `read` is the read
- * made with the token (createReads).
+ * POST /posts: a new post by the caller under the first free slug of its title (after a lost
+ * claim, the ticket's: lib/slugs/tickets.ts); tags not seen before are created. The post, its tags
+ * and the counters are one transaction. `read` is the read made with the token (createReads).
  */
 export function createPost(caller: Caller, input: PostInput, read: BatchResult): Promise<PostRecord> {
   const base = slugify(input.title!);
+  const contention = new SlugContention('post');
   return withRetries(async (attempt) => {
     const current = await readForAttempt(attempt, read);
-    const slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current, tickets: 'post' });
+    const slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current, tickets: contention.tickets });
     const tags = await resolveTags(input.tags ?? [], current);
     const post = newPost(caller, input, { slug, slugBase: base }, tags.tags, isoTimestamp());
-    await commitPostChange({ before: null, after: post, createdTags: tags.created, with: [tokenStillValid(caller)] });
+    await contention.claim(commitPostChange({ before: null, after: post, createdTags: tags.created, with: [tokenStillValid(caller)] }));
     return post;
   });
 }

@@ -6,6 +6,7 @@ import { withRetries } from '#lib/retry.ts';
 import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
 import { couldBeSlug } from '#lib/slugs/rules.ts';
 import { slugify } from '#lib/slugs/slugify.ts';
+import { SlugContention } from '#lib/slugs/tickets.ts';
 import { resolveTags, tagKeys } from '#lib/tags/resolve.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
@@ -67,18 +68,19 @@ function applyUpdate(before: PostRecord, input: PostInput, rename: { slug: strin
  */
 export function updatePost(caller: Caller, slug: string, { input, invalid }: PostUpdate, read: BatchResult): Promise<PostRecord> {
   const base = input.title !== undefined ? slugify(input.title) : undefined;
+  const contention = new SlugContention('post');
   return withRetries(async (attempt) => {
     const current = await readForAttempt(attempt, read);
     const before = ownedPost(postToChange(current, slug), caller);
     if (invalid) throw invalid;
     const rename = { slug: before.slug, slugBase: before.slug_base };
     if (base !== undefined && base !== before.slug_base) {
-      rename.slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current, own: before.slug, tickets: 'post' });
+      rename.slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current, own: before.slug, tickets: contention.tickets });
       rename.slugBase = base;
     }
     const tags = input.tags ? await resolveTags(input.tags, current) : undefined;
     const after = applyUpdate(before, input, rename, tags);
-    await commitPostChange({ before, after, createdTags: tags?.created ?? [], with: [tokenStillValid(caller)] });
+    await contention.claim(commitPostChange({ before, after, createdTags: tags?.created ?? [], with: [tokenStillValid(caller)] }));
     return after;
   });
 }

@@ -23,9 +23,10 @@ export interface FreeSlugSearch {
   own?: string;
   /**
    * Take a ticket (lib/slugs/tickets.ts) for the first free candidate, so that writes racing for
-   * the same base spread over distinct candidates: one UpdateItem after the read.
+   * the same base spread over distinct candidates: one UpdateItem after the read. Given only once
+   * a claim was lost (SlugContention).
    */
-  tickets?: SlugKind;
+  tickets?: SlugKind | undefined;
 }
 
 /**

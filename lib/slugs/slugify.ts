@@ -3,8 +3,8 @@
 import slugifyLib from 'slugify';
 import { MAX_SLUG_LENGTH } from './rules.ts';
 
-// docs/api.md, Slugs: NFKD first, as Django's slugify, so compatibility characters
-// fold to plain letters (ﬁ → fi, fullwidth Ａ → A) and accents come apart from their letters.
+// NFKD first, as Django's slugify, so compatibility characters fold to plain letters (ﬁ → fi,
+// fullwidth Ａ → A) and accents come apart from their letters.
 const COMBINING_MARKS = /\p{M}+/gu;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
@@ -14,11 +14,12 @@ const FALLBACK_SLUG = 'untitled';
 /**
  * Lowercase ASCII words joined by single hyphens. Underscores separate words too, so every slug
  * this service makes also passes `isValidSlug`. A title with letters or digits that still spell
- * nothing in ASCII gets FALLBACK_SLUG; one without any letter or digit gets '' (refused by callers).
+ * nothing in ASCII gets FALLBACK_SLUG; one without any letter or digit gets '' (refused by callers),
+ * even when the library would spell its symbols as words (`$ & %` would be `dollar-and-percent`).
  */
 export function slugify(text: string): string {
   const folded = text.normalize('NFKD').replace(COMBINING_MARKS, '').replace(/_/g, ' ');
+  if (!LETTER_OR_DIGIT.test(folded)) return '';
   const slug = slugifyLib(folded, { lower: true, strict: true, trim: true }).slice(0, MAX_SLUG_LENGTH).replace(/-+$/, '');
-  if (slug !== '' || !LETTER_OR_DIGIT.test(folded)) return slug;
-  return FALLBACK_SLUG;
+  return slug === '' ? FALLBACK_SLUG : slug;
 }

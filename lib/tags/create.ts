@@ -5,6 +5,7 @@ import { transactWrite } from '#lib/db/transact.ts';
 import { Conflict } from '#lib/http/errors.ts';
 import { firstFreeSlug } from '#lib/slugs/free-slug.ts';
 import { withRetries } from '#lib/retry.ts';
+import { SlugContention, SlugTaken } from '#lib/slugs/tickets.ts';
 import type { TagInput } from './input.ts';
 import { TAG_SLUG_WINDOW, tagKeys } from './resolve.ts';
 import { newTagWrites, tagTitleKey, type TagRef, type TagTaken } from './tag.ts';
@@ -23,11 +24,12 @@ export function createTagReads(input: TagInput): Key[] {
  */
 export async function createTag(caller: Caller, input: TagInput, read: BatchResult): Promise<Item> {
   if (!input.derived) return commitTag(caller, input, { slug: exists, title: exists });
+  const contention = new SlugContention('tag');
   return withRetries(async (attempt) => {
     const current = await readForAttempt(attempt, read);
     if (current.get(tagTitleKey(input.title))) throw exists();
-    const slug = await firstFreeSlug({ base: input.base, keyOf: keys.tag, window: TAG_SLUG_WINDOW, firstWindow: current, tickets: 'tag' });
-    return commitTag(caller, { title: input.title, slug }, { title: exists });
+    const slug = await firstFreeSlug({ base: input.base, keyOf: keys.tag, window: TAG_SLUG_WINDOW, firstWindow: current, tickets: contention.tickets });
+    return contention.claim(commitTag(caller, { title: input.title, slug }, { title: exists, slug: () => new SlugTaken(slug) }));
   });
 }
 

@@ -5,7 +5,7 @@ import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, localCredentials, sear
 import { onRequestLogged, type RequestRecord } from '#lib/http/access-log.ts';
 import { allowedOrigin, type CorsConfiguration } from '#lib/http/cors.ts';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from '#lib/http/limits.ts';
-import { API_PREFIX, matchPath, routingPath } from '#lib/routes.ts';
+import { API_PREFIX, matchSegments, routingPath } from '#lib/routes.ts';
 import { DEFAULT_ROUTE_KEY } from '../../infra/route-keys.ts';
 import { BundleRuntime } from './bundle-runtime.ts';
 import { sourceDeployment, type Deployment, type LocalFunction } from './deployment.ts';
@@ -100,6 +100,15 @@ function decodePath(path: string): string {
   }
 }
 
+/**
+ * The segments of a path as sent, each decoded: a slash sent encoded (`%2F`) stays inside its
+ * segment, so `/posts/detail/a%2F` is the post route with the slug `a/` (no post), never the
+ * post `a` with a trailing slash.
+ */
+function routingSegments(path: string): string[] {
+  return routingPath(path).split('/').map(decodePath);
+}
+
 interface RouteChoice {
   routeKey: string;
   functionName: string;
@@ -108,14 +117,16 @@ interface RouteChoice {
 
 /**
  * HTTP API's route selection: the route of the method whose path matches (a path without
- * parameters before one with them), else `$default`. One trailing slash does not count.
+ * parameters before one with them), else `$default`. One trailing slash does not count. `path`
+ * is the path as sent (still URL-encoded): it is split at its slashes before it is decoded.
  */
 export function selectRoute(routes: Map<string, string>, method: string, path: string): RouteChoice | undefined {
+  const segments = routingSegments(path);
   let best: (RouteChoice & { variables: number }) | undefined;
   for (const [routeKey, functionName] of routes) {
     const [routeMethod, pattern] = routeKey.split(' ');
     if (routeMethod !== method || pattern === undefined) continue;
-    const params = matchPath(pattern, routingPath(path));
+    const params = matchSegments(pattern, segments);
     if (!params) continue;
     const variables = Object.keys(params).length;
     if (!best || variables < best.variables) best = { routeKey, functionName, ...(variables > 0 ? { params } : {}), variables };
@@ -249,7 +260,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       send(response, gatewayAnswer(GATEWAY_ANSWERS.tooLarge));
       return { status: 413 };
     }
-    const route = selectRoute(deployment.routes, method, rawPath);
+    const route = selectRoute(deployment.routes, method, target.pathname);
     const fn = route && deployment.functions.get(route.functionName);
     if (!route || !fn) {
       send(response, gatewayAnswer(GATEWAY_ANSWERS.notFound));

@@ -140,6 +140,17 @@ describe('a deleted post', () => {
 });
 
 describe('concurrency', () => {
+  it('one user adding 8 posts at once, 4 of them twice: every answer counts its own favorite; removing them so, none does', async () => {
+    const user = await api.user('eager');
+    const posts = await Promise.all(Array.from({ length: 8 }, (_, i) => createPost(alice.api, { title: unique(`Eager ${i} `), description: 'x', publish: 'true' })));
+    const twice = posts.flatMap((post, i) => (i % 2 === 0 ? [post, post] : [post]));
+    const added = await Promise.all(twice.map((post) => user.api.post(favPath(post.slug))));
+    for (const answer of added) expect([answer.status, answer.body]).toEqual([200, { favorited: true, total_favorites: 1 }]);
+    const removed = await Promise.all(twice.map((post) => user.api.delete(favPath(post.slug))));
+    for (const answer of removed) expect([answer.status, answer.body]).toEqual([200, { favorited: false, total_favorites: 0 }]);
+    expect(await profileFavorites(user)).toBe(0);
+  });
+
   it('votes, switches, favorites and unfavorites from several users racing a post delete lose no count', async () => {
     const users = [bob, carol, dave];
     const before = await Promise.all(users.map(profileFavorites));

@@ -118,6 +118,21 @@ describe('paths', () => {
     expect(selectRoute(routes, 'POST', '/api/v1/docs')).toEqual({ routeKey: '$default', functionName: 'Fallback' });
     expect(selectRoute(new Map(), 'GET', '/x')).toBeUndefined();
   });
+
+  it('splits the path at its slashes before decoding it: an encoded slash stays in its parameter', () => {
+    const routes = new Map([
+      ['GET /api/v1/docs/{asset}', 'DocsAsset'],
+      ['GET /api/v1/docs', 'DocsPage'],
+      ['$default', 'Fallback'],
+    ]);
+    const asset = (value: string) => ({ routeKey: 'GET /api/v1/docs/{asset}', functionName: 'DocsAsset', params: { asset: value } });
+    expect(selectRoute(routes, 'GET', '/api/v1/docs/a%2Fb.css')).toEqual(asset('a/b.css'));
+    expect(selectRoute(routes, 'GET', '/api/v1/docs/a%2F')).toEqual(asset('a/'));
+    expect(selectRoute(routes, 'GET', '/api/v1/docs/%C3%A9.css')).toEqual(asset('é.css'));
+    expect(selectRoute(routes, 'GET', '/api/v1/docs/a/')).toEqual(asset('a'));
+    expect(selectRoute(routes, 'GET', '/api/v1/%64ocs')).toEqual({ routeKey: 'GET /api/v1/docs', functionName: 'DocsPage' });
+    expect(selectRoute(routes, 'GET', '/api/v1/docs/a/b.css')).toEqual({ routeKey: '$default', functionName: 'Fallback' });
+  });
 });
 
 describe('CORS', () => {

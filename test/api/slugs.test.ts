@@ -44,6 +44,25 @@ describe('slugs from titles', () => {
     expect(Object.keys(response.body)).toEqual(['title']);
   });
 
+  it('refuses a title of symbols the slug library would spell as words ($ & % ♥), on create and on update, for posts and tags', async () => {
+    const refused = { title: ['The title must contain at least one letter or digit to form a slug.'] };
+    for (const title of ['$ & % ♥', '€ + ∞']) {
+      const created = await alice.api.post('/posts', { json: { title, description: 'd' } });
+      expect([created.status, created.body]).toEqual([400, refused]);
+      const tag = await alice.api.post('/tags', { form: { title } });
+      expect([tag.status, tag.body]).toEqual([400, refused]);
+    }
+    const post = await alice.api.post('/posts', { json: { title: unique('Symbols '), description: 'd' } });
+    const updated = await alice.api.put(`/posts/detail/${post.body.slug}`, { json: { title: '$ & % ♥' } });
+    expect([updated.status, updated.body]).toEqual([400, refused]);
+    expect((await alice.api.get(`/posts/detail/${post.body.slug}`)).body.title).toBe(post.body.title);
+    expect((await alice.api.get('/posts/detail/dollar-and-percent-love')).status).toBe(404);
+    // A tag of symbols in a post's tags is dropped like an empty part.
+    const tagged = await alice.api.put(`/posts/detail/${post.body.slug}`, { form: { tags: 'Money, $ & %' } });
+    expect(tagged.status, tagged.text).toBe(200);
+    expect(tagged.body.tags).toEqual(['Money']);
+  });
+
   it('drops a tag title with no letter or digit like an empty part', async () => {
     const python = unique('Python');
     const response = await alice.api.post('/posts', { form: { title: unique('Tagged '), description: 'd', tags: `${python}, !!!, , 🎉` } });
@@ -111,6 +130,27 @@ describe('creates of one title at once', () => {
     expect(new Set(slugsOf(responses)).size).toBe(40);
   });
 
+  it('answers 200 to 20 parallel renames to one title, each under its own slug, the old slugs gone', async () => {
+    const posts = await Promise.all(
+      Array.from({ length: 20 }, async (_, n) => {
+        const response = await writers[n % writers.length]!.api.post('/posts', { form: { title: unique('Before '), description: `renamed ${n}`, publish: 'true' } });
+        expect(response.status, response.text).toBe(201);
+        return { writer: writers[n % writers.length]!, slug: String(response.body.slug) };
+      }),
+    );
+    const title = unique('Renamed Alike ');
+    const base = title.toLowerCase().replace(/ /g, '-');
+    const responses = await Promise.all(posts.map(({ writer, slug }) => writer.api.put(`/posts/detail/${slug}`, { form: { title } })));
+    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+    const slugs = slugsOf(responses);
+    expect(new Set(slugs).size).toBe(20);
+    for (const slug of slugs) expect(slug).toMatch(new RegExp(`^${base}(-\\d+)?$`));
+    const old = await Promise.all(posts.map(({ slug }) => alice.api.get(`/posts/detail/${slug}`)));
+    expect(old.map((response) => response.status)).toEqual(Array(20).fill(404));
+    const details = await Promise.all(slugs.map((slug) => alice.api.get(`/posts/detail/${slug}`)));
+    expect(new Set(details.map((detail) => detail.body.description)).size).toBe(20);
+  });
+
   it('answers 201 to parallel tag creates whose titles share a slug base, each under its own slug', async () => {
     const stem = unique('Lang');
     const titles = ['', '!', '?', '.', '+', '++', '#', '*', ' !', ' ?', ' +', ' #'].map((mark) => `${stem}${mark}`);
@@ -118,5 +158,36 @@ describe('creates of one title at once', () => {
     expect(responses.map((response) => response.status)).toEqual(Array(titles.length).fill(201));
     expect(new Set(slugsOf(responses)).size).toBe(titles.length);
     for (const [n, response] of responses.entries()) expect(response.body.title).toBe(titles[n]);
+  });
+});
+
+describe('a slug with a slash', () => {
+  it('is no post: 404 {"detail": "Not found."} on every post route, for the author and anyone else, and nothing changes', async () => {
+    const post = (await alice.api.post('/posts', { form: { title: unique('Slashed '), description: 'd', publish: 'true' } })).body as { slug: string; title: string };
+    const notFound = [404, { detail: 'Not found.' }];
+    for (const client of [alice.api, bob.api]) {
+      for (const slug of [`${post.slug}%2F`, `${post.slug}%2f`, `a%2F${post.slug}`, `${post.slug}%2Fvote`, `${post.slug}%2Ffavorite`]) {
+        const detail = `/posts/detail/${slug}`;
+        const answers = [
+          await client.get(detail),
+          await client.put(detail, { form: { title: unique('Hijacked ') } }),
+          await client.delete(detail),
+          ...(await Promise.all([
+            client.get(`${detail}/vote`),
+            client.post(`${detail}/vote`, { form: { vote: 'up' } }),
+            client.delete(`${detail}/vote`),
+            client.get(`${detail}/favorite`),
+            client.post(`${detail}/favorite`),
+            client.delete(`${detail}/favorite`),
+          ])),
+        ];
+        for (const answer of answers) expect([answer.status, answer.body], `${slug}: ${answer.text}`).toEqual(notFound);
+      }
+    }
+    const after = await bob.api.get(`/posts/detail/${post.slug}`);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ title: post.title, rating_likes: 0, total_favorites: 0 });
+    // A literal trailing slash is still the post's own path.
+    expect((await bob.api.get(`/posts/detail/${post.slug}/`)).body.title).toBe(post.title);
   });
 });

@@ -118,7 +118,14 @@ export class ResponseValidator {
 
   /** The path template of the document that matches a request path, and its parameters. */
   matchPath(requestPath: string): string | undefined {
-    const got = requestPath.split('/');
+    // Split as sent, then decoded: an encoded slash (%2F) stays inside its segment, as the gateway routes it.
+    const got = requestPath.split('/').map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    });
     for (const template of Object.keys(this.document.paths ?? {})) {
       const want = template.split('/');
       if (want.length !== got.length) continue;
@@ -138,7 +145,8 @@ export class ResponseValidator {
       fullPath = url.pathname;
     }
     // The API's root, with or without its slash, is the document's `/` (the index).
-    const rest = fullPath === this.basePath ? '/' : fullPath.startsWith(`${this.basePath}/`) ? fullPath.slice(this.basePath.length) : undefined;
+    const sent = url.pathname;
+    const rest = sent === this.basePath ? '/' : sent.startsWith(`${this.basePath}/`) ? sent.slice(this.basePath.length) : undefined;
     const template = rest === undefined ? undefined : this.matchPath(rest === '/' ? '/' : routingPath(rest));
 
     let where: string[];

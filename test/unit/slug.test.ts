@@ -31,7 +31,7 @@ describe('slugify', () => {
     expect(slugify(title)).toBe(slug);
   });
 
-  it.each(['!!!', '   ', '', '🎉🎉', '---', '___', '¿¡ ‽'])('returns an empty slug for %j (no letter or digit at all)', (title) => {
+  it.each(['!!!', '   ', '', '🎉🎉', '---', '___', '¿¡ ‽', '$ & % ♥', '€ < > ∞ ©', '+'])('returns an empty slug for %j (no letter or digit at all)', (title) => {
     expect(slugify(title)).toBe('');
   });
 
