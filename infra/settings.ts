@@ -2,6 +2,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import type { LimitSetting } from '#lib/config.ts';
 import { DEFAULT_LIMITS, type LimitsSettings } from './limits.ts';
+import { DEFAULT_PUBLIC_READS, type PublicReadSettings } from './public-reads.ts';
 import { stackRouteKeys } from './route-keys.ts';
 
 // Deploy-time settings, read from CDK context: cdk.json holds the defaults, and
@@ -13,7 +14,7 @@ export interface RouteThrottle {
   burstLimit: number;
 }
 
-export interface DeploySettings extends LimitsSettings {
+export interface DeploySettings extends LimitsSettings, PublicReadSettings {
   /** Name of the CloudFormation stack. */
   stackName: string;
   /** Origins allowed by CORS; `['*']` allows any. */
@@ -94,6 +95,8 @@ export const CONTEXT_KEYS = {
   loginFailureWindowSeconds: 'loginFailureWindowSeconds',
   signupsPerAddress: 'signupsPerAddress',
   signupWindowSeconds: 'signupWindowSeconds',
+  publicReads: 'publicReads',
+  publicCacheSeconds: 'publicCacheSeconds',
 } as const satisfies Record<keyof DeploySettings, string>;
 
 /** Used for any key the context does not set (cdk.json sets the same values). */
@@ -117,6 +120,7 @@ export const DEFAULT_SETTINGS: DeploySettings = {
   tableThrottlesAlarmCount: 10,
   streamIteratorAgeAlarmSeconds: 600,
   ...DEFAULT_LIMITS,
+  ...DEFAULT_PUBLIC_READS,
 };
 
 export class SettingsError extends Error {
@@ -333,6 +337,9 @@ export function readSettings(node: Pick<Node, 'tryGetContext'>): DeploySettings 
     ...(Object.fromEntries(
       (Object.keys(LIMIT_BOUNDS) as LimitSetting[]).map((name) => [name, read(name, (key, value) => integer(key, value, 1, LIMIT_BOUNDS[name]))]),
     ) as Record<LimitSetting, number>),
+    publicReads: read('publicReads', flag),
+    // A year at most: the longest a shared cache is usefully told to keep anything.
+    publicCacheSeconds: read('publicCacheSeconds', (key, value) => integer(key, value, 0, 31_536_000)),
   };
   throttleTotals(settings);
   return settings;

@@ -25,6 +25,7 @@ import { COMMON_PASSWORDS_FILE, COMMON_PASSWORDS_FOLDER, commonPasswordsSourceDi
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
 import { ApiFunction, type BundledFiles } from './api-function.ts';
 import { limitsEnvironment } from './limits.ts';
+import { publicReadsEnvironment } from './public-reads.ts';
 import { Monitoring } from './monitoring.ts';
 import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
 import { tableAccess } from './permissions.ts';
@@ -75,14 +76,16 @@ export const ACCESS_LOG_FIELDS = {
 } as const;
 
 /**
- * The environment of every API function: CORS, the feed's site, whether sign-up is closed, and the
- * numbers of the abuse limits, each under the variable lib/config.ts reads.
+ * The environment of every API function: CORS, the feed's site, whether sign-up is closed, the
+ * numbers of the abuse limits, and public reads with their shared-cache time, each under the
+ * variable lib/config.ts reads.
  */
 function apiEnvironment(settings: DeploySettings): Record<string, string> {
   return {
     CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(','),
     ...(settings.siteUrl ? { SITE_URL: settings.siteUrl } : {}),
     ...limitsEnvironment(settings),
+    ...publicReadsEnvironment(settings),
   };
 }
 

@@ -70,6 +70,34 @@ export function signupClosedByDeployment(): boolean {
   return (env[SIGNUP_VARIABLE] ?? '').trim().toLowerCase() === 'closed';
 }
 
+/** The variables of the public-read settings (infra/settings.ts `publicReads` and `publicCacheSeconds`). */
+export const PUBLIC_READS_VARIABLE = 'PUBLIC_READS';
+export const PUBLIC_CACHE_SECONDS_VARIABLE = 'PUBLIC_CACHE_SECONDS';
+export const DEFAULT_PUBLIC_CACHE_SECONDS = 10;
+
+/**
+ * Whether published content answers a request without an Authorization header (docs/api.md,
+ * "Reading without an account"): PUBLIC_READS=true; off otherwise.
+ */
+export function publicReads(): boolean {
+  return (env[PUBLIC_READS_VARIABLE] ?? '').trim().toLowerCase() === 'true';
+}
+
+/**
+ * How long a shared cache may keep an anonymous read (its `s-maxage`): PUBLIC_CACHE_SECONDS, a
+ * whole number of seconds, 0 included; default 10.
+ */
+export function publicCacheSeconds(): number {
+  const text = (env[PUBLIC_CACHE_SECONDS_VARIABLE] ?? '').trim();
+  return /^\d{1,9}$/.test(text) ? Number(text) : DEFAULT_PUBLIC_CACHE_SECONDS;
+}
+
+/** The public-read variables this environment sets (`PUBLIC_READS=true npm start`), by name: what the local functions get over the stack's defaults. */
+export function publicReadVariables(): Record<string, string> {
+  const names = [PUBLIC_READS_VARIABLE, PUBLIC_CACHE_SECONDS_VARIABLE];
+  return Object.fromEntries(names.flatMap((name) => (env[name]?.trim() ? [[name, env[name].trim()]] : [])));
+}
+
 /**
  * The numbers of the abuse limits (docs/api.md, "Configuration that changes behaviour"): their
  * environment variables and defaults, read below and set by the deploy settings of the same names
@@ -246,6 +274,18 @@ export function localSettings() {
 export function localToolVariables(): Record<string, string> {
   const names = ['PORT', 'DYNAMODB_PORT', 'DYNAMODB_ENDPOINT', 'TABLE_NAME'];
   return Object.fromEntries(names.flatMap((name) => (env[name] ? [[name, env[name]]] : [])));
+}
+
+/** Sets these variables in this process's environment (the local stack's sources read them there); the returned function puts back what they were. */
+export function useVariables(variables: Record<string, string>): () => void {
+  const before = Object.fromEntries(Object.keys(variables).map((name) => [name, env[name]]));
+  Object.assign(env, variables);
+  return () => {
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
+    }
+  };
 }
 
 /** Sets each of these environment settings that is unset or empty (the local tools' defaults). */

@@ -4,7 +4,7 @@ import { ensureTable } from './local/ensure-table.ts';
 import { nextFreePort, portHolder, type PortHolder } from './local/ports.ts';
 import { startServer } from './local/server.ts';
 import { startStreamPollers, type StreamPollers } from './local/stream-poller.ts';
-import { awsRegion, dynamodbEndpoint, localSettings, localToolVariables, tableName, useDefaults, useTable } from '#lib/config.ts';
+import { awsRegion, dynamodbEndpoint, localSettings, localToolVariables, publicReads, publicReadVariables, tableName, useDefaults, useTable } from '#lib/config.ts';
 import { API_PREFIX } from '#lib/routes.ts';
 import { anyUserCreated } from '#lib/users/any.ts';
 
@@ -96,6 +96,8 @@ async function main(): Promise<void> {
     server = await startServer({
       port,
       accessLog,
+      // PUBLIC_READS and PUBLIC_CACHE_SECONDS reach the bundles too, over the template's values.
+      apiEnvironment: publicReadVariables(),
       ...(bundles
         ? { target: 'bundles' as const, cdkOut: 'cdk.out', functionOutput: 'inherit' as const, ...(lambdaNode ? { node: lambdaNode } : {}) }
         : {}),
@@ -111,6 +113,7 @@ async function main(): Promise<void> {
   for (const source of server.deployment.eventSources) {
     console.log(`Stream consumer ${source.functionName} reading ${source.streamArn} from LATEST (batches of ${source.batchSize})`);
   }
+  if (publicReads()) console.log('Public reads: on (PUBLIC_READS=true): published posts, tags and profiles answer without a token');
   console.log(`Docs:       ${server.url}/docs (the index of the endpoints: ${server.url})`);
   console.log(`Demo data:  ${command('npm run seed', settings)}   (users, tags and posts; prints the logins)`);
   if (!hasUsers) console.log(`No user yet: ${command('npm run admin -- create-user --username alice', settings)}   (asks for the password)`);

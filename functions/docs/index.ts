@@ -7,5 +7,5 @@ import { serverUrlOf } from '#lib/openapi/document.ts';
 export const handler = endpoint({
   auth: 'none',
   parseBody: false,
-  handler: async ({ event }) => ok(apiIndex(serverUrlOf(event.headers ?? {})), { 'Cache-Control': 'no-cache' }),
+  handler: async ({ event }) => ok(apiIndex(serverUrlOf(event)), { 'Cache-Control': 'no-cache' }),
 });

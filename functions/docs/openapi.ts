@@ -6,5 +6,5 @@ import { openApiDocument, serverUrlOf } from '#lib/openapi/document.ts';
 export const handler = endpoint({
   auth: 'none',
   parseBody: false,
-  handler: async ({ event }) => ok(openApiDocument(serverUrlOf(event.headers ?? {})), { 'Cache-Control': 'no-cache' }),
+  handler: async ({ event }) => ok(openApiDocument(serverUrlOf(event)), { 'Cache-Control': 'no-cache' }),
 });

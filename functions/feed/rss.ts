@@ -1,7 +1,7 @@
-import { requestBase } from '#lib/feed/links.ts';
 import { readFeed } from '#lib/feed/rss.ts';
 import { conditionalResult } from '#lib/http/conditional.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
+import { requestBase } from '#lib/http/request.ts';
 
 const FEED_HEADERS = { 'Content-Type': 'application/rss+xml; charset=utf-8', 'Cache-Control': 'no-cache' };
 

@@ -1,17 +1,8 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { siteUrl } from '#lib/config.ts';
 import { API_PREFIX } from '#lib/routes.ts';
 
-// The addresses a feed names. A feed reader keeps them, so they come from what API Gateway says
-// the request was for (requestContext.domainName: the API's own or custom domain), never from a
-// client's X-Forwarded-Host; the scheme is API Gateway's X-Forwarded-Proto (https on AWS).
-
-/** `scheme://host` of the API as the request reached it. */
-export function requestBase(event: APIGatewayProxyEventV2): string {
-  const host = event.requestContext?.domainName || event.headers?.host || 'localhost';
-  const proto = event.headers?.['x-forwarded-proto'] === 'http' ? 'http' : 'https';
-  return `${proto}://${host}`;
-}
+// The addresses a feed names, from the API's base as the request reached it (lib/http/request.ts,
+// requestBase: never a host the client chose).
 
 export interface FeedLinks {
   /** A post's link and guid. */

@@ -3,6 +3,7 @@ import type { Page, PageRequest } from '#lib/db/query.ts';
 import type { ApiRequest } from './endpoint.ts';
 import { InvalidPage } from './errors.ts';
 import { PAGE_BODY_BUDGET_BYTES } from './limits.ts';
+import { requestBase } from './request.ts';
 import { ok, type ApiResult } from './respond.ts';
 
 // Lists over HTTP: page-number paging with DRF's rules, the `Link: rel="next"` URL that carries the
@@ -25,22 +26,15 @@ export function parsePageRequest(params: Record<string, string | undefined>, max
   return { page, pageSize, ...(cursor ? { cursor } : {}) };
 }
 
-export interface LinkSource {
-  headers: Record<string, string | undefined>;
-  rawPath: string;
-}
-
-/** The absolute URL of the next page: the same path and parameters, the next page and cursor. */
-export function nextPageUrl(source: LinkSource, params: Record<string, string | undefined>, page: number, cursor: string): string {
-  const host = source.headers['x-forwarded-host'] ?? source.headers.host ?? 'localhost';
-  const proto = source.headers['x-forwarded-proto'] ?? 'https';
+/** The absolute URL of the next page: the same path and parameters, the next page and cursor, on the request's own host (requestBase). */
+export function nextPageUrl(event: ApiRequest['event'], params: Record<string, string | undefined>, page: number, cursor: string): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) {
     if (value !== undefined && name !== 'page' && name !== 'cursor') query.set(name, value);
   }
   query.set('page', String(page + 1));
   query.set('cursor', cursor);
-  return `${proto}://${host}${source.rawPath}?${query.toString()}`;
+  return `${requestBase(event)}${event.rawPath}?${query.toString()}`;
 }
 
 /**
@@ -94,6 +88,6 @@ export function pagedResult<T>(request: ApiRequest, listed: ListedPage<T>, shape
   const { body, cut } = fitPage(listed.page.items, shape);
   const next = cut ? listed.page.cursorAfter(body.length - 1) : listed.page.next;
   if (!next) return ok(body);
-  const url = nextPageUrl({ headers: request.event.headers ?? {}, rawPath: request.event.rawPath }, listed.params, listed.request.page, next);
+  const url = nextPageUrl(request.event, listed.params, listed.request.page, next);
   return ok(body, { Link: `<${url}>; rel="next"` });
 }

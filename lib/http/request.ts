@@ -26,3 +26,16 @@ export function apiRequest(event: APIGatewayProxyEventV2, body: Input): ApiReque
 export function sourceAddress(request: ApiRequest): string {
   return request.event.requestContext?.http?.sourceIp ?? '';
 }
+
+/**
+ * `scheme://host` of the API as the request reached it, for the links the service writes (Link,
+ * the feed, the OpenAPI servers): the host API Gateway reports (requestContext.domainName: the
+ * API's own or custom domain; locally the address npm start listens on), never a header a client
+ * chose such as X-Forwarded-Host, so that a cached answer cannot carry one client's host to
+ * others. The scheme is API Gateway's X-Forwarded-Proto: https unless it says http (locally).
+ */
+export function requestBase(event: Pick<APIGatewayProxyEventV2, 'headers' | 'requestContext'>): string {
+  const host = event.requestContext?.domainName || 'localhost';
+  const proto = event.headers?.['x-forwarded-proto'] === 'http' ? 'http' : 'https';
+  return `${proto}://${host}`;
+}

@@ -1,6 +1,7 @@
 import { DOCS_ASSETS } from '#lib/docs/swagger-ui.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/cors.ts';
 import { PAGE_SIZES } from '#lib/http/paging.ts';
+import { requestBase } from '#lib/http/request.ts';
 import { POST_SORTS } from '#lib/posts/list.ts';
 import { API_PREFIX, ROUTES, routeMethods, type Route } from '#lib/routes.ts';
 import { MAX_SUFFIXED_SLUG_LENGTH } from '#lib/slugs/rules.ts';
@@ -840,12 +841,9 @@ const CONTACT = { name: 'Community Posts API maintainers' };
 /** The project is not published under an open licence (package.json: private); `LicenseRef-` is SPDX's form for a licence not on its list. */
 const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
 
-/** The base URL of the API for a request: the host it was sent to, as the paging links do. */
-export function serverUrlOf(headers: Record<string, string | undefined>): string {
-  const host = headers['x-forwarded-host'] ?? headers.host;
-  if (!host) return API_PREFIX;
-  const proto = headers['x-forwarded-proto'] ?? 'https';
-  return `${proto}://${host}${API_PREFIX}`;
+/** The base URL of the API for a request: the host it reached, as the paging links name it (requestBase). */
+export function serverUrlOf(event: Parameters<typeof requestBase>[0]): string {
+  return `${requestBase(event)}${API_PREFIX}`;
 }
 
 /** A route's key in the document's paths: OpenAPI paths start with `/`, so the API's root is `/`. */

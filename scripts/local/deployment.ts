@@ -3,6 +3,7 @@ import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '#lib/routes.ts';
 import { streamStatements, tableAccess, tableStatements } from '../../infra/permissions.ts';
 import { DEFAULT_LIMITS, limitsEnvironment } from '../../infra/limits.ts';
+import { DEFAULT_PUBLIC_READS, publicReadsEnvironment } from '../../infra/public-reads.ts';
 import { DEFAULT_ROUTE_KEY } from '../../infra/route-keys.ts';
 import { TABLE_STREAM_CONSUMER, type StreamEventSourceSettings } from '../../infra/streams.ts';
 import { tableArn, type PolicyStatement } from './iam-policy.ts';
@@ -77,7 +78,7 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
         // As the stack's grantTable: the search table is named to the functions that may use it.
         ...(policy.some((statement) => statement.resources.includes(searchArn)) ? { SEARCH_TABLE_NAME: searchTableOf(options.tableName) } : {}),
         NODE_OPTIONS: '--enable-source-maps',
-        ...(api ? { CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(','), ...limitsEnvironment(DEFAULT_LIMITS) } : {}),
+        ...(api ? { CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(','), ...limitsEnvironment(DEFAULT_LIMITS), ...publicReadsEnvironment(DEFAULT_PUBLIC_READS) } : {}),
         ...(paged ? { [CURSOR_SECRET_VARIABLE]: LOCAL_SECRET_VALUES[CURSOR_SECRET_VARIABLE]! } : {}),
       },
       policy,

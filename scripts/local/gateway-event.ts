@@ -27,6 +27,11 @@ export interface RequestParts {
   body?: Buffer;
   protocol?: string;
   sourceIp?: string;
+  /**
+   * The API's host as API Gateway reports it (requestContext.domainName): locally the address the
+   * server listens on (`127.0.0.1:3000`), never the client's Host header. Default `localhost`.
+   */
+  domainName?: string;
 }
 
 function isUtf8(buffer: Buffer): boolean {
@@ -59,8 +64,8 @@ export function gatewayEvent(parts: RequestParts): APIGatewayProxyEventV2 {
     requestContext: {
       accountId: 'local',
       apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
+      domainName: parts.domainName ?? 'localhost',
+      domainPrefix: (parts.domainName ?? 'localhost').split('.')[0]!,
       http: {
         method: parts.method,
         path: parts.rawPath,

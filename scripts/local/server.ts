@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, localCredentials, searchTableOf, tableName } from '#lib/config.ts';
+import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, localCredentials, searchTableOf, tableName, useVariables } from '#lib/config.ts';
 import { onRequestLogged, type RequestRecord } from '#lib/http/access-log.ts';
 import { allowedOrigin, type CorsConfiguration } from '#lib/http/cors.ts';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from '#lib/http/limits.ts';
@@ -69,6 +69,12 @@ export interface ServerOptions {
    * stream consumer keeps the stream reads of its event source.
    */
   grants?: Record<string, TableAccess>;
+  /**
+   * Variables over the API functions' environment, as a deploy setting would set them
+   * (`PUBLIC_READS: 'true'`): the bundles run with them; the sources, which run in this process,
+   * find them in its environment while the server runs (the variables it had come back on close).
+   */
+  apiEnvironment?: Record<string, string>;
 }
 
 export interface RunningServer {
@@ -203,6 +209,9 @@ function deploymentFor(options: ServerOptions, streamArn: string): Deployment {
     deployment.cors = { ...deployment.cors!, allowOrigins: options.allowedOrigins };
     for (const fn of deployment.functions.values()) fn.environment.CORS_ALLOWED_ORIGINS = options.allowedOrigins.join(',');
   }
+  for (const fn of deployment.functions.values()) {
+    if (fn.environment.CORS_ALLOWED_ORIGINS !== undefined) Object.assign(fn.environment, options.apiEnvironment);
+  }
   for (const [name, access] of Object.entries(options.grants ?? {})) {
     const fn = deployment.functions.get(name);
     if (!fn) throw new Error(`No function ${name} in the deployment`);
@@ -225,6 +234,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const stream = await tableStreamArn(tableName());
   if (!stream) throw new Error(`The table ${tableName()} has no stream: scripts/local/ensure-table.ts gives it the one lib/db/table.ts defines.`);
   const deployment = deploymentFor(options, inRegion(stream, awsRegion()));
+  const restoreVariables = options.target === 'bundles' ? () => undefined : useVariables(options.apiEnvironment ?? {});
   const guard = await startIamGuard({
     upstream,
     region: awsRegion(),
@@ -285,6 +295,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       body,
       protocol: `HTTP/${request.httpVersion}`,
       sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+      domainName: listening(),
     });
     const answer = await invoke(fn, event, request.headers.origin);
     send(response, answer, event.requestContext.requestId);
@@ -312,6 +323,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   server.keepAliveTimeout = 5000;
   const host = options.host ?? '127.0.0.1';
+  // The host links name (requestContext.domainName): the address this server listens on.
+  const listening = () => `${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(options.port, host, () => done());
@@ -324,6 +337,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     runtime,
     close: async () => {
       if (options.accessLog) onRequestLogged(undefined);
+      restoreVariables();
       await new Promise<void>((closed) => {
         server.close(() => closed());
         server.closeAllConnections();

@@ -164,11 +164,15 @@ describe('cursors', () => {
   });
 });
 
+/** The parts of an HTTP API event a link is made from. */
+const eventFor = (headers: Record<string, string>, domainName: string) =>
+  ({ headers, rawPath: '/api/v1/tags', requestContext: { domainName } }) as unknown as Parameters<typeof nextPageUrl>[0];
+
 describe('nextPageUrl', () => {
-  it('keeps the other parameters, bumps the page and carries the cursor', () => {
+  it('keeps the other parameters, bumps the page and carries the cursor, on the host API Gateway reports', () => {
     const url = new URL(
       nextPageUrl(
-        { headers: { host: 'api.example.com', 'x-forwarded-proto': 'https' }, rawPath: '/api/v1/tags' },
+        eventFor({ host: 'api.example.com', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }, 'api.example.com'),
         { q: 'café & co', page: '2', cursor: 'old', page_size: '10', sort: undefined },
         2,
         'CURSOR',
@@ -181,5 +185,11 @@ describe('nextPageUrl', () => {
     expect(url.searchParams.get('page')).toBe('3');
     expect(url.searchParams.getAll('cursor')).toEqual(['CURSOR']);
     expect(url.searchParams.has('sort')).toBe(false);
+  });
+
+  it('never names a host from a client header, and is http only when API Gateway says so', () => {
+    const url = nextPageUrl(eventFor({ host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' }, '127.0.0.1:3000'), {}, 1, 'C');
+    expect(new URL(url).origin).toBe('http://127.0.0.1:3000');
+    expect(new URL(nextPageUrl(eventFor({ 'x-forwarded-proto': 'gopher' }, 'api.example.com'), {}, 1, 'C')).origin).toBe('https://api.example.com');
   });
 });
