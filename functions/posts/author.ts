@@ -5,7 +5,7 @@ import { postToApi } from '#lib/posts/post.ts';
 
 /** GET /posts/author/{username}: the user's published posts, as GET /posts lists them; the profile is read with the token. */
 export const handler = endpoint({
-  auth: 'token',
+  auth: 'public-read',
   reads: ({ path }) => authorReads(path.username ?? ''),
   alongside: async ({ path, query, body }) => openAuthored(path.username ?? '', query, body),
   handler: async (request) => pagedResult(request, await authoredPosts(request.path.username ?? '', request.read, request.alongside), postToApi),

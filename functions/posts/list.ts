@@ -5,7 +5,7 @@ import { postToApi } from '#lib/posts/post.ts';
 
 /** GET /posts: published posts, sorted, searched, paged; the page's entries are read in parallel with the token. */
 export const handler = endpoint({
-  auth: 'token',
+  auth: 'public-read',
   alongside: async ({ query, body }) => openPostList(POST_LISTS.all(), query, body),
   handler: async (request) => pagedResult(request, await request.alongside.read(), postToApi),
 });

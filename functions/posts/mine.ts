@@ -6,6 +6,7 @@ import { postToApi } from '#lib/posts/post.ts';
 /** GET /posts/me: the caller's posts, published and drafts, as GET /posts lists them; read in parallel with the token. */
 export const handler = endpoint({
   auth: 'token',
+  validated: true,
   alongside: async ({ event, query, body }) => openMine(event.headers?.authorization, query, body),
   handler: async (request) => pagedResult(request, await myPosts(request.caller, request.alongside, request.query, request.body), postToApi),
 });

@@ -5,7 +5,7 @@ import { openTagged, taggedPosts, taggedReads } from '#lib/posts/tagged.ts';
 
 /** GET /posts/tagged/{slug}: the tag's published posts, as GET /posts lists them; the tag is read with the token. */
 export const handler = endpoint({
-  auth: 'token',
+  auth: 'public-read',
   reads: ({ path }) => taggedReads(path.slug ?? ''),
   alongside: async ({ path, query, body }) => openTagged(path.slug ?? '', query, body),
   handler: async (request) => pagedResult(request, await taggedPosts(request.path.slug ?? '', request.read, request.alongside), postToApi),

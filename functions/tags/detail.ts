@@ -5,7 +5,7 @@ import { tagToApi } from '#lib/tags/tag.ts';
 
 /** GET /tags/detail/{slug}: one tag, read with the token. */
 export const handler = endpoint({
-  auth: 'token',
+  auth: 'public-read',
   reads: ({ path }) => tagDetailReads(path.slug ?? ''),
   handler: async ({ path, read }) => ok(tagToApi(tagDetail(read, path.slug ?? ''))),
 });

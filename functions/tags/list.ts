@@ -5,7 +5,7 @@ import { tagToApi } from '#lib/tags/tag.ts';
 
 /** GET /tags: newest first; `q` searches titles. The page is read in parallel with the token. */
 export const handler = endpoint({
-  auth: 'token',
+  auth: 'public-read',
   alongside: ({ query }) => listTags(query),
   handler: async (request) => pagedResult(request, request.alongside, tagToApi),
 });

@@ -5,7 +5,7 @@ import { profileToApi } from '#lib/users/profile.ts';
 
 /** GET /users/detail/{username}: one profile, read with the token. */
 export const handler = endpoint({
-  auth: 'token',
+  auth: 'public-read',
   reads: ({ path }) => profileReads(path.username ?? ''),
   handler: async ({ path, read }) => ok(profileToApi(profileDetail(read, path.username ?? ''))),
 });

@@ -6,7 +6,7 @@ import { profileReads } from '#lib/users/detail.ts';
 
 /** GET /users/detail/{username}/favorites: the user's favorite posts, newest favorite first; the profile is read with the token. */
 export const handler = endpoint({
-  auth: 'token',
+  auth: 'public-read',
   reads: ({ path }) => profileReads(path.username ?? ''),
   alongside: async ({ path, query, body }) => openFavorites(path.username ?? '', query, body),
   handler: async (request) => pagedResult(request, await request.alongside.read(request.caller, request.read), postToApi),

@@ -5,7 +5,7 @@ import { profileToApi } from '#lib/users/profile.ts';
 
 /** GET /users: active users, newest first. The page is read in parallel with the token. */
 export const handler = endpoint({
-  auth: 'token',
+  auth: 'public-read',
   alongside: ({ query }) => listUsers(query),
   handler: async (request) => pagedResult(request, request.alongside, profileToApi),
 });

@@ -27,8 +27,8 @@ export function presentedToken(authorization: string | undefined): string {
   return token;
 }
 
-export interface Authenticated {
-  caller: Caller;
+export interface Authenticated<C extends Caller | null = Caller> {
+  caller: C;
   /** The items read with the token (none when no keys were asked for). */
   read: BatchResult;
 }

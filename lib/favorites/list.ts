@@ -27,7 +27,8 @@ interface Request {
 
 /** A favorites list with its first read under way. */
 export interface OpenedFavorites {
-  read(caller: Caller, profileRead: BatchResult): Promise<ListedPage<PostRecord>>;
+  /** `caller` null: an anonymous reader, who sees published posts only. */
+  read(caller: Caller | null, profileRead: BatchResult): Promise<ListedPage<PostRecord>>;
 }
 
 /** Where the favorites of `username` are listed. */
@@ -61,7 +62,7 @@ export function openFavorites(username: string, query: Record<string, string | u
 }
 
 /** The posts a favorites list shows: published now, and the user's own drafts to that user. */
-const visibleTo = (caller: Caller, username: string) => (post: PostRecord) => post.publish || (caller.username === username && post.author === username);
+const visibleTo = (caller: Caller | null, username: string) => (post: PostRecord) => post.publish || (caller?.username === username && post.author === username);
 
 interface Found {
   favorite: Item;

@@ -1,14 +1,17 @@
 import type middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { authenticate, presentedToken } from '#lib/auth/authenticate.ts';
+import { authenticate, presentedToken, type Authenticated as TokenRead } from '#lib/auth/authenticate.ts';
 import type { Caller } from '#lib/auth/tokens.ts';
-import type { BatchResult } from '#lib/db/batch.ts';
+import { publicReads } from '#lib/config.ts';
+import { batchGet, BatchResult } from '#lib/db/batch.ts';
 import type { Key } from '#lib/db/keys.ts';
 import type { ApiRequest } from './request.ts';
 
 // Authentication before the handler. A route that needs a token declares what it reads along with
 // it; this middleware makes that one read in middy's `before` and answers the 401 there, so no
-// handler runs, reads or writes for a caller it does not know.
+// handler runs, reads or writes for a caller it does not know. A public read (docs/api.md,
+// "Reading without an account") runs for a request without an Authorization header when the
+// deployment allows it, with no caller: the same reads, without the token's.
 
 export interface TokenReads<T, P> {
   /**
@@ -22,8 +25,9 @@ export interface TokenReads<T, P> {
   alongside?: (request: ApiRequest) => Promise<T>;
 }
 
-export interface Authenticated<T, P> {
-  caller: Caller;
+export interface Authenticated<T, P, C extends Caller | null = Caller> {
+  /** null: an anonymous reader of a public read, who owns nothing. */
+  caller: C;
   /** The result of `prepare`. */
   prepared: P;
   /** The items of `reads`. */
@@ -37,19 +41,30 @@ export interface EndpointContext extends Context {
   request?: ApiRequest;
   /** A body that could not be parsed: answered after the token check, so a bad token is a 401 first (as DRF). */
   deferred?: unknown;
-  authenticated?: Authenticated<unknown, unknown>;
+  authenticated?: Authenticated<unknown, unknown, Caller | null>;
 }
 
 /** Runs `step`, turning a synchronous throw into a rejection. */
 const attempt = <T>(step: () => Promise<T>): Promise<T> => new Promise<T>((resolve) => resolve(step()));
 
-export function authentication<T, P>(route: TokenReads<T, P>): middy.MiddlewareObj<unknown, unknown, Error, EndpointContext> {
+/** The items of `itemKeys` for a reader without a token, in one BatchGetItem (none without keys). */
+async function readAnonymously(itemKeys: Key[]): Promise<TokenRead<null>> {
+  return { caller: null, read: itemKeys.length > 0 ? await batchGet(itemKeys) : BatchResult.EMPTY };
+}
+
+/**
+ * `anonymous`: the route is a public read, answered without a token when the deployment allows it
+ * (PUBLIC_READS) and the request has no Authorization header at all; any header is checked as v1.
+ */
+export function authentication<T, P>(route: TokenReads<T, P>, { anonymous = false } = {}): middy.MiddlewareObj<unknown, unknown, Error, EndpointContext> {
   return {
     name: 'authentication',
     before: async ({ context }) => {
       const request = context.request!;
+      const header = request.event.headers?.authorization;
+      const anonymousRead = anonymous && header === undefined && publicReads();
       // No usable token: 401 without a DynamoDB call, whatever the route reads.
-      const token = presentedToken(request.event.headers?.authorization);
+      const token = anonymousRead ? undefined : presentedToken(header);
       let prepared: P | undefined;
       let itemKeys: Key[] = [];
       if (context.deferred === undefined) {
@@ -62,7 +77,7 @@ export function authentication<T, P>(route: TokenReads<T, P>): middy.MiddlewareO
       }
       const ready = context.deferred === undefined;
       const [auth, alongside] = await Promise.allSettled([
-        authenticate(token, itemKeys),
+        token === undefined ? readAnonymously(itemKeys) : authenticate(token, itemKeys),
         ready && route.alongside ? attempt(() => route.alongside!(request)) : Promise.resolve(undefined as T),
       ]);
       if (auth.status === 'rejected') throw auth.reason;

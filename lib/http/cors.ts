@@ -1,8 +1,9 @@
 import { corsAllowedOrigins } from '#lib/config.ts';
 
 export const CORS_ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'];
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type'];
-export const CORS_EXPOSED_HEADERS = ['Link', 'WWW-Authenticate', 'Retry-After'];
+// If-None-Match: a page revalidates what it holds (304); ETag and X-Total-Count: what it reads back.
+export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'If-None-Match'];
+export const CORS_EXPOSED_HEADERS = ['Link', 'ETag', 'X-Total-Count', 'WWW-Authenticate', 'Retry-After'];
 export const CORS_MAX_AGE_SECONDS = 86400;
 
 /** The HTTP API's CORS configuration (the stack's `corsPreflight`; the local gateway applies it). */

@@ -7,7 +7,9 @@ import { withBudget } from '#lib/retry.ts';
 import { tracing } from '#lib/tracing.ts';
 import { requestLog } from './access-log.ts';
 import { authentication, type Authenticated, type EndpointContext, type TokenReads } from './authentication.ts';
+import type { Caller } from '#lib/auth/tokens.ts';
 import { EMPTY_BODY, parseBody } from './body.ts';
+import { cachedResult } from './caching.ts';
 import { apiRequest, type ApiRequest } from './request.ts';
 import { errorResult, toHttpResponse, type ApiResult } from './respond.ts';
 
@@ -28,13 +30,33 @@ export interface PublicRoute {
 /** A route that needs `Authorization: Token ...`: its handler runs only for a known caller. */
 export interface TokenRoute<T, P> extends TokenReads<T, P> {
   auth: 'token';
+  /** A GET of content (a list, a post): answered with an ETag, and 304 for a matching If-None-Match. */
+  validated?: boolean;
   handler: (request: ApiRequest & Authenticated<T, P>) => Promise<ApiResult>;
+}
+
+/**
+ * A public read (docs/api.md, "Reading without an account"): a GET of published content, as a
+ * token route, that with PUBLIC_READS=true also answers a request without an Authorization header,
+ * with no caller (null: a reader who owns nothing). Always validated by an ETag.
+ */
+export interface PublicReadRoute<T, P> extends TokenReads<T, P> {
+  auth: 'public-read';
+  handler: (request: ApiRequest & Authenticated<T, P, Caller | null>) => Promise<ApiResult>;
 }
 
 type Middleware = middy.MiddlewareObj<Event, Result, Error, EndpointContext>;
 
-/** The HTTP answer to a result, with CORS headers; a HEAD request gets its status and headers only. */
-function answer(event: Event, result: ApiResult): Result {
+/** The HTTP answer to a result, with CORS and caching headers; a HEAD request gets its status and headers only. */
+function answer(event: Event, context: EndpointContext, validated: boolean, outcome: ApiResult): Result {
+  const caller = context.authenticated?.caller;
+  const method = event.requestContext?.http?.method;
+  const result = cachedResult(outcome, {
+    anonymous: caller === null,
+    withToken: Boolean(caller),
+    validated: validated && (method === 'GET' || method === 'HEAD'),
+    headers: event.headers ?? {},
+  });
   const response = toHttpResponse(result, event.headers?.origin);
   if (event.requestContext?.http?.method !== 'HEAD') return response;
   const headOnly = { ...response };
@@ -43,17 +65,17 @@ function answer(event: Event, result: ApiResult): Result {
   return headOnly;
 }
 
-/** Shapes every outcome, result or error, into the HTTP answer. */
-const responder: Middleware = {
+/** Shapes every outcome, result or error, into the HTTP answer; `validated`: a content GET's 200 gets an ETag. */
+const responder = (validated: boolean): Middleware => ({
   name: 'responder',
   after: (request) => {
-    request.response = answer(request.event, request.response as unknown as ApiResult);
+    request.response = answer(request.event, request.context, validated, request.response as unknown as ApiResult);
   },
   onError: (request) => {
     const context = { route: request.event.routeKey, requestId: request.event.requestContext?.requestId };
-    request.response = answer(request.event, errorResult(request.error, context));
+    request.response = answer(request.event, request.context, validated, errorResult(request.error, context));
   },
-};
+});
 
 /** Reads the request and its body; for a token route a bad body is answered after the token check. */
 function requestReader(parse: boolean, deferErrors: boolean): Middleware {
@@ -77,7 +99,9 @@ function requestReader(parse: boolean, deferErrors: boolean): Middleware {
   };
 }
 
-function wrap<T, P>(route: PublicRoute | TokenRoute<T, P>): LambdaHandler {
+type AnyRoute<T, P> = PublicRoute | TokenRoute<T, P> | PublicReadRoute<T, P>;
+
+function wrap<T, P>(route: AnyRoute<T, P>): LambdaHandler {
   // Outermost the Lambda context for every log line (never the event: it holds headers and
   // bodies), the Tracer when tracing is on, then the request log and its metrics (access-log.ts),
   // whose `after` and `onError` run after the responder's and so see its answer.
@@ -85,7 +109,7 @@ function wrap<T, P>(route: PublicRoute | TokenRoute<T, P>): LambdaHandler {
     .use(injectLambdaContext(log, { logEvent: false }))
     .use(tracing ? [tracing.middleware] : [])
     .use(requestLog())
-    .use(responder);
+    .use(responder(route.auth === 'public-read' || (route.auth === 'token' && route.validated === true)));
   if (route.auth === 'none') {
     return chain
       .use(requestReader(route.parseBody !== false, false))
@@ -93,10 +117,11 @@ function wrap<T, P>(route: PublicRoute | TokenRoute<T, P>): LambdaHandler {
   }
   return chain
     .use(requestReader(true, true))
-    .use(authentication(route))
+    .use(authentication(route, { anonymous: route.auth === 'public-read' }))
     .handler(async (_event, context) => {
-      const authenticated = context.authenticated as Authenticated<T, P>;
-      return (await route.handler({ ...context.request!, ...authenticated })) as unknown as Result;
+      const request = { ...context.request!, ...(context.authenticated as Authenticated<T, P, Caller | null>) };
+      // A token route never runs without a caller: authentication answered the 401 before.
+      return (await (route.auth === 'public-read' ? route.handler(request) : route.handler(request as ApiRequest & Authenticated<T, P>))) as unknown as Result;
     });
 }
 
@@ -109,7 +134,8 @@ function wrap<T, P>(route: PublicRoute | TokenRoute<T, P>): LambdaHandler {
  */
 export function endpoint(route: PublicRoute): LambdaHandler;
 export function endpoint<T = undefined, P = undefined>(route: TokenRoute<T, P>): LambdaHandler;
-export function endpoint<T, P>(route: PublicRoute | TokenRoute<T, P>): LambdaHandler {
+export function endpoint<T = undefined, P = undefined>(route: PublicReadRoute<T, P>): LambdaHandler;
+export function endpoint<T, P>(route: AnyRoute<T, P>): LambdaHandler {
   const wrapped = wrap(route);
   return (event, context) => withDynamoUsage(emptyUsage(), () => withBudget(() => wrapped(event, context)));
 }

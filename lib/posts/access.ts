@@ -6,9 +6,9 @@ import { isVisibleTo, type PostRecord } from './post.ts';
 
 const NOT_OWNER = 'You are not owner of this post!';
 
-/** A post the caller may see (published, or their own draft); 404 otherwise. */
-export function visiblePost(post: PostRecord | undefined, caller: Caller): PostRecord {
-  if (!post || !isVisibleTo(post, caller.username)) throw new NotFound();
+/** A post the caller may see (published, or their own draft; an anonymous reader, null, only published); 404 otherwise. */
+export function visiblePost(post: PostRecord | undefined, caller: Caller | null): PostRecord {
+  if (!post || !isVisibleTo(post, caller?.username)) throw new NotFound();
   return post;
 }
 

@@ -18,12 +18,13 @@ class AlreadyVisited extends Error {}
 /**
  * A post for its detail page, recording the caller's visit: the first view by a user adds one to
  * total_visitors, in the same transaction that stores the (post, user) visit item. A HEAD request
- * reads without recording (`recordVisit: false`). `read` is the read made with the token.
+ * reads without recording (`recordVisit: false`), and so does an anonymous reader (null caller):
+ * visitors are users. `read` is the read made with the token.
  */
-export function viewPost(caller: Caller, slug: string, read: BatchResult, { recordVisit = true } = {}): Promise<PostRecord> {
+export function viewPost(caller: Caller | null, slug: string, read: BatchResult, { recordVisit = true } = {}): Promise<PostRecord> {
   return withRetries(async (attempt) => {
     const post = visiblePost(postToChange(await readForAttempt(attempt, read), slug), caller);
-    if (!recordVisit) return post;
+    if (!recordVisit || caller === null) return post;
     const visited = { ...post, total_visitors: post.total_visitors + 1, version: post.version + 1 };
     try {
       await commitPostChange({ before: post, after: visited, with: [tokenStillValid(caller), firstVisitWrite(post.id, caller.userId, () => new AlreadyVisited())] });

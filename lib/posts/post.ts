@@ -178,6 +178,6 @@ export function postToApi(post: PostRecord) {
 }
 
 /** Whether `caller` may see the post: published, or the caller's own draft. */
-export function isVisibleTo(post: PostRecord, username: string): boolean {
-  return post.publish || post.author === username;
+export function isVisibleTo(post: PostRecord, username: string | undefined): boolean {
+  return post.publish || (username !== undefined && post.author === username);
 }

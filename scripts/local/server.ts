@@ -190,7 +190,9 @@ export function functionAnswer(outcome: InvokeOutcome, cors: CorsConfiguration |
 
 /** `requestId`: the event's, as API Gateway's `apigw-requestid` header is its `$context.requestId`. */
 function send(response: ServerResponse, answer: Answer, requestId: string = crypto.randomUUID()): void {
-  response.writeHead(answer.status, { ...answer.headers, 'Content-Length': answer.body?.length ?? 0, 'apigw-requestid': requestId });
+  // A 304 has no body and says nothing of its length: the 200's was sent before.
+  const length = answer.status === 304 ? {} : { 'Content-Length': answer.body?.length ?? 0 };
+  response.writeHead(answer.status, { ...answer.headers, ...length, 'apigw-requestid': requestId });
   // Node sends no body for HEAD, as the HTTP framing of a HEAD answer allows none.
   response.end(answer.body);
 }
