@@ -24,28 +24,35 @@ export interface Route {
   changesState?: boolean;
   /** A paged list: its `Link` cursors are sealed with the deployment's cursor secret (lib/db/cursor.ts). */
   paged?: boolean;
+  /**
+   * A read of published content that, with PUBLIC_READS=true, also answers a request without an
+   * Authorization header (its function's endpoint is `auth: 'public-read'`). Always `validated`.
+   */
+  publicRead?: boolean;
+  /** A GET of content (a post, a list, a profile, a tag): answered with an ETag, 304 for a matching If-None-Match. */
+  validated?: boolean;
 }
 
 export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/login', handler: 'auth/login', access: 'read-write', public: true },
   { method: 'GET', path: '/logout', handler: 'auth/logout', access: 'read-write', changesState: true },
   { method: 'GET', path: '/auth', handler: 'auth/check', access: 'read' },
-  { method: 'GET', path: '/users', handler: 'users/list', access: 'read', paged: true },
-  { method: 'GET', path: '/users/detail/{username}', handler: 'users/detail', access: 'read' },
+  { method: 'GET', path: '/users', handler: 'users/list', access: 'read', paged: true, publicRead: true, validated: true },
+  { method: 'GET', path: '/users/detail/{username}', handler: 'users/detail', access: 'read', publicRead: true, validated: true },
   { method: 'PUT', path: '/users/detail/{username}', handler: 'users/update', access: 'read-write' },
   // Sign-up (public) and password change (docs/api.md, endpoints 6a and 6b).
   { method: 'POST', path: '/users', handler: 'users/signup', access: 'read-write', public: true },
   { method: 'POST', path: '/users/detail/{username}/password', handler: 'users/password', access: 'read-write' },
-  { method: 'GET', path: '/tags', handler: 'tags/list', access: 'read', paged: true },
+  { method: 'GET', path: '/tags', handler: 'tags/list', access: 'read', paged: true, publicRead: true, validated: true },
   { method: 'POST', path: '/tags', handler: 'tags/create', access: 'read-write' },
-  { method: 'GET', path: '/tags/detail/{slug}', handler: 'tags/detail', access: 'read' },
-  { method: 'GET', path: '/posts', handler: 'posts/list', access: 'read', paged: true },
+  { method: 'GET', path: '/tags/detail/{slug}', handler: 'tags/detail', access: 'read', publicRead: true, validated: true },
+  { method: 'GET', path: '/posts', handler: 'posts/list', access: 'read', paged: true, publicRead: true, validated: true },
   { method: 'POST', path: '/posts', handler: 'posts/create', access: 'read-write' },
-  { method: 'GET', path: '/posts/tagged/{slug}', handler: 'posts/tagged', access: 'read', paged: true },
-  { method: 'GET', path: '/posts/author/{username}', handler: 'posts/author', access: 'read', paged: true },
-  { method: 'GET', path: '/posts/me', handler: 'posts/mine', access: 'read', paged: true },
+  { method: 'GET', path: '/posts/tagged/{slug}', handler: 'posts/tagged', access: 'read', paged: true, publicRead: true, validated: true },
+  { method: 'GET', path: '/posts/author/{username}', handler: 'posts/author', access: 'read', paged: true, publicRead: true, validated: true },
+  { method: 'GET', path: '/posts/me', handler: 'posts/mine', access: 'read', paged: true, validated: true },
   // Reading a post records the caller's first visit, so the detail route writes.
-  { method: 'GET', path: '/posts/detail/{slug}', handler: 'posts/detail', access: 'read-write' },
+  { method: 'GET', path: '/posts/detail/{slug}', handler: 'posts/detail', access: 'read-write', publicRead: true, validated: true },
   { method: 'PUT', path: '/posts/detail/{slug}', handler: 'posts/update', access: 'read-write' },
   { method: 'DELETE', path: '/posts/detail/{slug}', handler: 'posts/delete', access: 'read-write' },
   // The RSS feed of the newest published posts (?tag=<slug>: of one tag), for feed readers: no token.
@@ -57,7 +64,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/posts/detail/{slug}/favorite', handler: 'posts/favorite/show', access: 'read' },
   { method: 'POST', path: '/posts/detail/{slug}/favorite', handler: 'posts/favorite/add', access: 'read-write' },
   { method: 'DELETE', path: '/posts/detail/{slug}/favorite', handler: 'posts/favorite/remove', access: 'read-write' },
-  { method: 'GET', path: '/users/detail/{username}/favorites', handler: 'users/favorites', access: 'read', paged: true },
+  { method: 'GET', path: '/users/detail/{username}/favorites', handler: 'users/favorites', access: 'read', paged: true, publicRead: true, validated: true },
   // The API's own documentation: an index at the API's root URL (links to the rest), the OpenAPI
   // document, and the Swagger UI page with its assets.
   { method: 'GET', path: '', handler: 'docs/index', access: 'none', public: true },

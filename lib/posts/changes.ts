@@ -31,11 +31,16 @@ function same(a: Item | undefined, b: Item | undefined): boolean {
   return names.length === Object.keys(b).length && names.every((name) => sameValue(a[name], b[name]));
 }
 
+/** The condition that a post's stored text still has the `modified` a client read (an edit's own version check). */
+const modifiedStill = (modified: string) => ({ expression: '#modified = :modified', names: { '#modified': 'modified' }, values: { ':modified': modified } });
+
 /**
  * The writes that take the post's items from `before` to `after` (null: not existing). The stats
  * item carries the version check of the whole change; a new slug is claimed by its text item.
+ * `unchangedSince`: the write of the current text (its put, or its delete on a rename) also checks
+ * that the stored post's `modified` is that value.
  */
-export function postItemWrites(before: PostRecord | null, proposed: PostRecord | null): TxWrite[] {
+export function postItemWrites(before: PostRecord | null, proposed: PostRecord | null, unchangedSince?: string): TxWrite[] {
   const writes: TxWrite[] = [];
   const after = proposed && withTextVersion(before, proposed);
   const renamed = before && after && before.slug !== after.slug;
@@ -43,12 +48,17 @@ export function postItemWrites(before: PostRecord | null, proposed: PostRecord |
     writes.push({ write: tx.put(postTextItem(after), absent), onConditionFailed: () => new SlugTaken(after.slug) }, { write: tx.put(postStatsItem(after)) });
   }
   if (before && (!after || renamed)) {
-    writes.push({ write: tx.delete(keys.post(before.slug)) }, { write: tx.delete(keys.postStats(before.slug), atVersion(before)) });
+    writes.push(
+      { write: tx.delete(keys.post(before.slug), unchangedSince === undefined ? undefined : modifiedStill(unchangedSince)) },
+      { write: tx.delete(keys.postStats(before.slug), atVersion(before)) },
+    );
     // The slug is free again: a contended create that finds it first free takes it, ticket number 1.
     writes.push(slugFreedWrite('post', before.slug_base, candidateIndex(before.slug_base, before.slug)));
   }
   if (before && after && !renamed) {
-    if (after.text_version !== before.text_version) writes.push({ write: tx.put(postTextItem(after)) });
+    if (after.text_version !== before.text_version || unchangedSince !== undefined) {
+      writes.push({ write: tx.put(postTextItem(after), unchangedSince === undefined ? undefined : modifiedStill(unchangedSince)) });
+    }
     writes.push({ write: tx.put(postStatsItem(after), atVersion(before)) });
   }
   const old = new Map((before ? postEntries(before) : []).map((item) => [keyString(keyOf(item)), item]));
@@ -74,6 +84,8 @@ export interface PostChange {
   createdTags?: TagRef[];
   /** Writes of other items that belong to the same change (a visit). */
   with?: TxWrite[];
+  /** An edit based on what a client read: the post's `modified` must still be this value. */
+  unchangedSince?: string;
 }
 
 /**
@@ -81,9 +93,9 @@ export interface PostChange {
  * for 20 new ones) first creates its new tags on their own: a tag without posts is a state
  * POST /tags makes too, and the post's transaction then counts them like existing tags.
  */
-export async function commitPostChange({ before, after, createdTags = [], with: others = [] }: PostChange): Promise<void> {
+export async function commitPostChange({ before, after, createdTags = [], with: others = [], unchangedSince }: PostChange): Promise<void> {
   const author = (after ?? before)!.author;
-  const items = [...others, ...postItemWrites(before, after), ...feedRemovalWrites(before, after)];
+  const items = [...others, ...postItemWrites(before, after, unchangedSince), ...feedRemovalWrites(before, after)];
   const writes = [...items, ...counterWrites(author, before, after, createdTags)];
   if (writes.length <= TRANSACTION_LIMIT || createdTags.length === 0) return transactWrite(writes);
   await transactWrite(createdTags.flatMap((tag) => newTagWrites(tag, 0)));

@@ -1,7 +1,7 @@
 import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
-import { ValidationError } from '#lib/http/errors.ts';
+import { Conflict, ValidationError } from '#lib/http/errors.ts';
 import { withRetries } from '#lib/retry.ts';
 import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
 import { couldBeSlug } from '#lib/slugs/rules.ts';
@@ -21,13 +21,32 @@ export interface PostUpdate {
   input: PostInput;
   /** Reported only after the 404 and 403 checks, as DRF orders them. */
   invalid?: ValidationError;
+  /**
+   * The `modified` the client read (docs/api.md, "Edit conflicts"): the update applies only to the
+   * post as it was then. Absent (or null): to the post as it is.
+   */
+  modified?: string;
+}
+
+/** The 409 of an edit based on a version of the post that is no longer its current one. */
+export class EditConflict extends Conflict {
+  constructor() {
+    super('The post was changed since you read it.');
+  }
+}
+
+/** `modified` as sent: any value other than null counts, compared as its text. */
+function expectedModified({ data }: Input): { modified?: string } {
+  const value = data.modified;
+  return value === undefined || value === null ? {} : { modified: typeof value === 'string' ? value : JSON.stringify(value) };
 }
 
 export function parseUpdate(body: Input): PostUpdate {
+  const expected = expectedModified(body);
   try {
-    return { input: parsePostInput(body, { partial: true }) };
+    return { input: parsePostInput(body, { partial: true }), ...expected };
   } catch (error) {
-    if (error instanceof ValidationError) return { input: {}, invalid: error };
+    if (error instanceof ValidationError) return { input: {}, invalid: error, ...expected };
     throw error;
   }
 }
@@ -65,13 +84,17 @@ function applyUpdate(before: PostRecord, input: PostInput, rename: { slug: strin
  * PUT /posts/detail/{slug}: the author changes any subset of the fields. A new title whose slug
  * base differs moves the post to the first free slug of that base; new tags are created. The post
  * (one put, or a put and a delete when renamed), its tags and the counters are one transaction.
+ * With `modified`, a post changed since the client read it is a 409 (after the 404 and 403, before
+ * validation), and the transaction's write of the text holds the same comparison: of two editors
+ * of one version, the second's transaction fails, and its retry answers the 409.
  */
-export function updatePost(caller: Caller, slug: string, { input, invalid }: PostUpdate, read: BatchResult): Promise<PostRecord> {
+export function updatePost(caller: Caller, slug: string, { input, invalid, modified }: PostUpdate, read: BatchResult): Promise<PostRecord> {
   const base = input.title !== undefined ? slugify(input.title) : undefined;
   const contention = new SlugContention('post');
   return withRetries(async (attempt) => {
     const current = await readForAttempt(attempt, read);
     const before = ownedPost(postToChange(current, slug), caller);
+    if (modified !== undefined && modified !== before.modified) throw new EditConflict();
     if (invalid) throw invalid;
     const rename = { slug: before.slug, slugBase: before.slug_base };
     if (base !== undefined && base !== before.slug_base) {
@@ -80,7 +103,9 @@ export function updatePost(caller: Caller, slug: string, { input, invalid }: Pos
     }
     const tags = input.tags ? await resolveTags(input.tags, current) : undefined;
     const after = applyUpdate(before, input, rename, tags);
-    await contention.claim(commitPostChange({ before, after, createdTags: tags?.created ?? [], with: [tokenStillValid(caller)] }));
+    await contention.claim(
+      commitPostChange({ before, after, createdTags: tags?.created ?? [], with: [tokenStillValid(caller)], ...(modified !== undefined ? { unchangedSince: modified } : {}) }),
+    );
     return after;
   });
 }

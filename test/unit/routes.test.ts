@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { API_PREFIX, FALLBACK_HANDLER, functionName, matchPath, matchRoute, ROUTES, routeKeys, routeMethods, routingPath, type RouteMatch } from '#lib/routes.ts';
 
@@ -158,5 +159,26 @@ describe('functionName', () => {
     const names = handlers.map(functionName);
     expect(new Set(names).size).toBe(handlers.length);
     for (const name of names) expect(name).toMatch(/^[A-Z][A-Za-z0-9]*$/);
+  });
+});
+
+describe('public reads and validated GETs', () => {
+  const source = (handler: string) => readFileSync(new URL(`../../functions/${handler}.ts`, import.meta.url), 'utf8');
+
+  it('are the routes the spec names, declared alike by the table and by their functions', () => {
+    const publicReads = ROUTES.filter((r) => r.publicRead).map((r) => `${r.method} ${r.path}`);
+    expect(publicReads.sort()).toEqual(
+      [
+        'GET /posts', 'GET /posts/detail/{slug}', 'GET /posts/tagged/{slug}', 'GET /posts/author/{username}',
+        'GET /tags', 'GET /tags/detail/{slug}', 'GET /users', 'GET /users/detail/{username}', 'GET /users/detail/{username}/favorites',
+      ].sort(),
+    );
+    for (const route of ROUTES) {
+      const code = source(route.handler);
+      expect(code.includes("auth: 'public-read'"), route.handler).toBe(route.publicRead === true);
+      if (route.publicRead) expect(route.validated, route.handler).toBe(true);
+      else expect(code.includes('validated: true'), route.handler).toBe(route.validated === true);
+    }
+    expect(ROUTES.filter((r) => r.validated && !r.publicRead).map((r) => r.path)).toEqual(['/posts/me']);
   });
 });
