@@ -51,7 +51,23 @@ const HEADERS = {
   'WWW-Authenticate': { description: 'Always `Token`.', required: true, schema: { type: 'string', const: 'Token' } },
   Allow: { description: 'The methods of the path, e.g. `GET, POST`.', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
   'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+  ETag: {
+    description: 'A strong validator of the body as sent (as of a GET, also on HEAD); send it back in `If-None-Match` to get 304 while the body is the same.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[^"]*"$' },
+  },
+  'Cache-Control': {
+    description:
+      'Anonymous reads (public reads on): `public, max-age=0, s-maxage=<S>`, S the deploy setting `publicCacheSeconds` (default 10; 0: `public, no-cache`). ' +
+      'Requests with a token: `private, no-cache`.',
+    required: true,
+    schema: { type: 'string', pattern: '^(public, max-age=0, s-maxage=[0-9]+|public, no-cache|private, no-cache)$' },
+  },
+  Vary: { description: 'The answer depends on the `Authorization` and `Origin` of the request.', required: true, schema: { type: 'string', const: 'Authorization, Origin' } },
 } as const;
+
+/** The headers of a validated 200 (a GET of content) and of its 304. */
+const VALIDATED_HEADERS = { ETag: HEADERS.ETag, 'Cache-Control': HEADERS['Cache-Control'], Vary: HEADERS.Vary };
 
 /** Shared responses, referenced by the operations. */
 const RESPONSES: Record<string, JsonObject> = {
@@ -269,6 +285,8 @@ interface OperationSpec {
   forbiddenWhen?: string;
   /** Its 409 text. */
   conflict?: string;
+  /** When its 409 is answered, if not for something that already exists. */
+  conflictWhen?: string;
   /** Its own 401 (logout). */
   unauthorized?: JsonObject;
   /** false: the body is never read (documentation routes). */
@@ -492,7 +510,9 @@ const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'getPost',
     tag: 'Posts',
     summary: 'Get a post',
-    description: "A published post, or the caller's own draft. The caller's first view adds one to `total_visitors` (already included).",
+    description:
+      "A published post, or the caller's own draft. The caller's first view adds one to `total_visitors` (already included), recorded before " +
+      '`If-None-Match` is compared: a first visit answers 200 with the new count.',
     success: { '200': { description: 'The post.', content: json(ref('Post'), EXAMPLE_POST) } },
     notFound: 'NotFound',
   },
@@ -502,12 +522,16 @@ const OPERATIONS: Record<string, OperationSpec> = {
     summary: 'Update your post',
     description:
       'The author changes any subset of the fields. `tags`, when given, replaces the tag set. A new title re-derives the slug (the old ' +
-      'slug then answers 404). `modified` is refreshed. Order of checks: authentication, existence and visibility, ownership, validation.',
+      'slug then answers 404). `modified` is refreshed. With `modified` (the value the client read), a post changed since then is a 409 and nothing ' +
+      'changes; visits, votes and favorites do not change `modified`. Order of checks: authentication, existence and visibility, ownership, ' +
+      'the edit conflict, validation.',
     requestBody: body('Fields to change.', 'PostUpdate', 'PostUpdateForm', false, { meta_description: 'A first post about AWS Lambda.', tags: 'AWS Lambda' }),
     success: { '200': { description: 'The updated post.', content: json(ref('Post'), EXAMPLE_POST) } },
     fields: ['title', 'description', 'tags', 'keywords', 'meta_description', 'publish'],
     notFound: 'NotFound',
     forbidden: 'You are not owner of this post!',
+    conflict: 'The post was changed since you read it.',
+    conflictWhen: '`modified` was given and is not the post\'s current `modified`: someone changed it since; nothing changes.',
   },
   'posts/delete': {
     operationId: 'deletePost',
@@ -673,6 +697,23 @@ const OPERATIONS: Record<string, OperationSpec> = {
   },
 };
 
+const PUBLIC_READ_NOTE =
+  'With public reads on (deploy setting `publicReads`, `PUBLIC_READS=true`), also answered without an `Authorization` header, as for a ' +
+  'caller who owns nothing: published posts only, and no visit is counted. A request with the header is authenticated as always (401 for a ' +
+  'malformed header or a bad token).';
+
+/** A content GET's 200 gets its caching headers, and the 304 of a matching `If-None-Match` is added. */
+function validate(responses: JsonObject): void {
+  const ok = responses['200'] as JsonObject;
+  const headers = { ...(ok.headers as JsonObject | undefined), ...VALIDATED_HEADERS };
+  responses['200'] = { ...ok, headers };
+  responses['304'] = {
+    description:
+      '`If-None-Match` matches the current `ETag` (weak comparison: `W/"x"` matches `"x"`; `*` matches any): no body, and the headers of the 200 but `Content-Type` and `Content-Length`.',
+    headers,
+  };
+}
+
 function operation(route: Route): JsonObject {
   const spec = OPERATIONS[route.handler];
   if (!spec) throw new Error(`The OpenAPI document has no operation for ${route.method} ${route.path} (handler ${route.handler}).`);
@@ -690,7 +731,8 @@ function operation(route: Route): JsonObject {
   else if (!route.public) responses['401'] = responseRef('Unauthorized');
   if (spec.forbidden) responses['403'] = { description: spec.forbiddenWhen ?? 'Not the owner; nothing changes.', content: json(detail([spec.forbidden]), { detail: spec.forbidden }) };
   if (spec.notFound) responses['404'] = responseRef(spec.notFound);
-  if (spec.conflict) responses['409'] = { description: 'Already exists.', content: json(detail([spec.conflict]), { detail: spec.conflict }) };
+  if (spec.conflict) responses['409'] = { description: spec.conflictWhen ?? 'Already exists.', content: json(detail([spec.conflict]), { detail: spec.conflict }) };
+  if (route.validated) validate(responses);
   if (spec.readsBody !== false) {
     responses['413'] = responseRef('PayloadTooLarge');
     responses['415'] = responseRef('UnsupportedMediaType');
@@ -704,8 +746,9 @@ function operation(route: Route): JsonObject {
     operationId: spec.operationId,
     tags: [spec.tag],
     summary: spec.summary,
-    description: spec.description,
-    ...(route.public ? { security: [] } : {}),
+    description: route.publicRead ? `${spec.description} ${PUBLIC_READ_NOTE}` : spec.description,
+    // A public read: a token, or none when the deployment has public reads on.
+    ...(route.public ? { security: [] } : route.publicRead ? { security: [{ tokenAuth: [] }, {}] } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(spec.requestBody ? { requestBody: spec.requestBody } : {}),
     responses: sortByStatus(responses),
@@ -782,6 +825,15 @@ operation that takes one. Bodies over ${BODY_LIMIT}: 413; any other media type: 
 **Errors** are JSON: field errors \`{"field": ["message", ...]}\` (400), otherwise \`{"detail": "..."}\`. API Gateway
 answers some statuses itself with \`{"message": "..."}\` (413 over 10 MiB or over Lambda's 6 MiB event, 429, 500 when a
 function fails, 503 when it times out).
+
+**Reading without an account.** With the deploy setting \`publicReads\` (\`PUBLIC_READS=true\`), the reads of published
+content (the operations whose security allows no token) also answer a request without an \`Authorization\` header; a request
+with one is authenticated as always. Off by default: every operation but the public ones needs a token.
+
+**Caching.** Every \`GET\` of a post, a list, a profile or a tag carries an \`ETag\` (strong, of the body); \`If-None-Match\` with it
+(weak comparison, or \`*\`) answers 304 without a body. \`Cache-Control\`: anonymous reads \`public, max-age=0, s-maxage=<S>\`
+(deploy setting \`publicCacheSeconds\`, default 10; 0: \`public, no-cache\`), answers to a request with a token
+\`private, no-cache\`, errors \`no-store\`; \`Vary: Authorization, Origin\` on every cacheable answer.
 
 **Lists** are bare JSON arrays. When another page follows, the response carries \`Link: <url>; rel="next"\`;
 follow it rather than counting pages.

@@ -106,6 +106,15 @@ function postInput(form: boolean, partial: boolean): Schema {
       keywords: optionalText(POST_LIMITS.keywords),
       meta_description: optionalText(POST_LIMITS.meta_description),
       publish: booleanField(form ? 'form' : 'json', 'Absent on create: false (a draft).'),
+      ...(partial
+        ? {
+            modified: {
+              type: 'string',
+              description: "The post's `modified` as the client read it: when the post's current one differs, 409 and nothing changes. Absent: no check.",
+              examples: ['2026-01-05T14:12:15.258987+00:00'],
+            },
+          }
+        : {}),
     },
   };
 }

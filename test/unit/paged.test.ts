@@ -75,7 +75,7 @@ describe('fitPage', () => {
 });
 
 describe('pagedResult', () => {
-  const request = { event: { headers: { host: 'api.test' }, rawPath: '/api/v1/posts' } } as unknown as ApiRequest;
+  const request = { event: { headers: { host: 'api.test' }, rawPath: '/api/v1/posts', requestContext: { domainName: 'api.test' } } } as unknown as ApiRequest;
   const pageRequest = { page: 1, pageSize: 100 };
 
   /** A page of these items, as lib/db/query.ts builds it, with readable cursors. */

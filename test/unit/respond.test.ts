@@ -123,7 +123,7 @@ describe('toHttpResponse', () => {
       headers: {
         'Content-Type': 'application/json',
         'Access-Control-Allow-Origin': '*',
-        'Access-Control-Expose-Headers': 'Link, WWW-Authenticate, Retry-After',
+        'Access-Control-Expose-Headers': 'Link, ETag, X-Total-Count, WWW-Authenticate, Retry-After',
       },
       body: '{"b":1,"a":[null,"é"]}',
     });
@@ -138,7 +138,7 @@ describe('toHttpResponse', () => {
       headers: {
         'Content-Type': 'application/json',
         'Access-Control-Allow-Origin': '*',
-        'Access-Control-Expose-Headers': 'Link, WWW-Authenticate, Retry-After',
+        'Access-Control-Expose-Headers': 'Link, ETag, X-Total-Count, WWW-Authenticate, Retry-After',
         'WWW-Authenticate': 'Token',
       },
       body: '{"detail":"Authentication credentials were not provided."}',
@@ -149,7 +149,7 @@ describe('toHttpResponse', () => {
   it('sends no body and no content type for a result without one', () => {
     expect(toHttpResponse(noContent(), undefined)).toEqual({
       statusCode: 204,
-      headers: { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Link, WWW-Authenticate, Retry-After' },
+      headers: { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Link, ETag, X-Total-Count, WWW-Authenticate, Retry-After' },
     });
   });
 
@@ -157,7 +157,7 @@ describe('toHttpResponse', () => {
     const page = toHttpResponse({ status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' }, raw: { data: '<!doctype html><p>{"not": "json"}</p>' } }, undefined);
     expect(page).toEqual({
       statusCode: 200,
-      headers: { 'Content-Type': 'text/html; charset=utf-8', 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Link, WWW-Authenticate, Retry-After' },
+      headers: { 'Content-Type': 'text/html; charset=utf-8', 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Link, ETag, X-Total-Count, WWW-Authenticate, Retry-After' },
       body: '<!doctype html><p>{"not": "json"}</p>',
       isBase64Encoded: false,
     });
@@ -170,7 +170,7 @@ describe('toHttpResponse', () => {
     expect(toHttpResponse(ok({}), 'https://b.example').headers).toEqual({
       'Content-Type': 'application/json',
       'Access-Control-Allow-Origin': 'https://b.example',
-      'Access-Control-Expose-Headers': 'Link, WWW-Authenticate, Retry-After',
+      'Access-Control-Expose-Headers': 'Link, ETag, X-Total-Count, WWW-Authenticate, Retry-After',
       Vary: 'Origin',
     });
     for (const origin of ['https://c.example', 'https://a.example.evil', undefined]) {
