@@ -30,8 +30,10 @@ export function apiIndex(serverUrl: string): ApiIndex {
     METHODS.flatMap((method) => {
       const operation = item[method];
       if (!operation) return [];
-      // A public operation's security is the empty list; the others use the document's default (the token).
-      return [{ method: method.toUpperCase(), path: `${API_PREFIX}${path === '/' ? '' : path}`, summary: operation.summary, token: operation.security === undefined }];
+      // A public operation's security is the empty list; the others use the document's default (the
+      // token), or, public reads, allow a token or none: a token unless the deployment has public reads on.
+      const token = !(Array.isArray(operation.security) && operation.security.length === 0);
+      return [{ method: method.toUpperCase(), path: `${API_PREFIX}${path === '/' ? '' : path}`, summary: operation.summary, token }];
     }),
   );
   return {

@@ -52,18 +52,16 @@ const HEADERS = {
   Allow: { description: 'The methods of the path, e.g. `GET, POST`.', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
   'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
   ETag: {
-    description: 'A strong validator of the body as sent (as of a GET, also on HEAD); send it back in `If-None-Match` to get 304 while the body is the same.',
-    required: true,
+    description: 'Always sent: a strong validator of the body as sent (as of a GET, also on HEAD); send it back in `If-None-Match` to get 304 while the body is the same.',
     schema: { type: 'string', pattern: '^"[^"]*"$' },
   },
   'Cache-Control': {
     description:
-      'Anonymous reads (public reads on): `public, max-age=0, s-maxage=<S>`, S the deploy setting `publicCacheSeconds` (default 10; 0: `public, no-cache`). ' +
+      'Always sent. Anonymous reads (public reads on): `public, max-age=0, s-maxage=<S>`, S the deploy setting `publicCacheSeconds` (default 10; 0: `public, no-cache`). ' +
       'Requests with a token: `private, no-cache`.',
-    required: true,
     schema: { type: 'string', pattern: '^(public, max-age=0, s-maxage=[0-9]+|public, no-cache|private, no-cache)$' },
   },
-  Vary: { description: 'The answer depends on the `Authorization` and `Origin` of the request.', required: true, schema: { type: 'string', const: 'Authorization, Origin' } },
+  Vary: { description: 'Always sent: the answer depends on the `Authorization` and `Origin` of the request.', schema: { type: 'string', const: 'Authorization, Origin' } },
 } as const;
 
 /** The headers of a validated 200 (a GET of content) and of its 304. */
@@ -710,7 +708,7 @@ function validate(responses: JsonObject): void {
   responses['304'] = {
     description:
       '`If-None-Match` matches the current `ETag` (weak comparison: `W/"x"` matches `"x"`; `*` matches any): no body, and the headers of the 200 but `Content-Type` and `Content-Length`.',
-    headers,
+    headers: { ...headers, ETag: { ...HEADERS.ETag, required: true } },
   };
 }
 

@@ -168,7 +168,7 @@ describe('CORS', () => {
       expect(other.headers.get('access-control-expose-headers')).toBeNull();
       const allowed = await bob.api.get('/tags', { headers: { Origin: 'https://a.example' } });
       expect(allowed.headers.get('access-control-allow-origin')).toBe('https://a.example');
-      expect(allowed.headers.get('access-control-expose-headers')!.split(',')).toEqual(['link', 'www-authenticate', 'retry-after']);
+      expect(allowed.headers.get('access-control-expose-headers')!.split(',')).toEqual(['link', 'etag', 'x-total-count', 'www-authenticate', 'retry-after']);
       const refused = await strict.client().request('OPTIONS', '/tags', { headers: { Origin: 'https://b.example', 'Access-Control-Request-Method': 'GET' } });
       expect(refused.status).toBe(204);
       expect(refused.headers.get('access-control-allow-origin')).toBeNull();

@@ -80,11 +80,29 @@ describe('the document', () => {
       if (route.public) {
         expect(op.security, label).toEqual([]);
         expect(op.responses['401'], label).toBeUndefined();
+      } else if (route.publicRead) {
+        // A token, or none when the deployment has public reads on; a bad token is still a 401.
+        expect(op.security, label).toEqual([{ tokenAuth: [] }, {}]);
+        expect(op.responses['401'], label).toBeDefined();
       } else {
         expect(op.security, label).toBeUndefined(); // the document's default: tokenAuth
         expect(op.responses['401'], label).toBeDefined();
       }
     }
+  });
+
+  it('gives every validated GET its caching headers and its 304, the edit its modified and its 409', () => {
+    for (const route of ROUTES) {
+      const op = document.paths[openApiPath(route)][route.method.toLowerCase()];
+      const label = `${route.method} ${route.path}`;
+      expect(Object.keys(op.responses['200']?.headers ?? {}).filter((name) => ['ETag', 'Cache-Control', 'Vary'].includes(name)), label).toEqual(
+        route.validated ? ['ETag', 'Cache-Control', 'Vary'] : route.handler === 'feed/rss' ? ['ETag'] : [],
+      );
+      expect(op.responses['304'] !== undefined, label).toBe(route.validated === true || route.handler === 'feed/rss');
+    }
+    const update = document.paths['/posts/detail/{slug}'].put;
+    expect(update.responses['409'].content['application/json'].example).toEqual({ detail: 'The post was changed since you read it.' });
+    expect(document.components.schemas.PostUpdate.properties.modified.type).toBe('string');
   });
 
   it('declares every path parameter', () => {
@@ -568,7 +586,7 @@ describe('the examples, run in document order against a new deployment', () => {
         json = op.requestBody.content['application/json'].example;
         if (op.requestBody.required) expect(json, `${method} ${path}: a required body without an example`).toBeDefined();
       }
-      const client = api.client(op.security === undefined ? token : undefined);
+      const client = api.client(Array.isArray(op.security) && op.security.length === 0 ? undefined : token);
       const response = await client.request(method.toUpperCase(), url, { headers, query, ...(json !== undefined ? { json } : {}) });
       const label = `${method.toUpperCase()} ${url} (${op.operationId}) → ${response.status} ${response.text.slice(0, 200)}`;
       expect(Object.keys(op.responses), label).toContain(String(response.status));
