@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ROUTE_KEY, stackRouteKeys } from '../../infra/route-keys.ts';
 import { CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError, throttleTotals, type DeploySettings } from '../../infra/settings.ts';
 import { CommunityPostsStack } from '../../infra/stack.ts';
-import { loginFailureLimits, signupAttemptLimit, signupClosedByDeployment } from '#lib/config.ts';
+import { loginFailureLimits, publicCacheSeconds, publicReads, signupAttemptLimit, signupClosedByDeployment } from '#lib/config.ts';
 import { API_PREFIX, ROUTES } from '#lib/routes.ts';
 
 // The deploy settings: cdk.json's context and `-c name=value` overrides (strings).
@@ -59,6 +59,8 @@ describe('deploy settings', () => {
         loginFailureWindowSeconds: '600',
         signupsPerAddress: '3',
         signupWindowSeconds: '7200',
+        publicReads: 'TRUE',
+        publicCacheSeconds: '0',
       }),
     ).toStrictEqual({
       stackName: 'PostsStaging',
@@ -85,6 +87,8 @@ describe('deploy settings', () => {
       loginFailureWindowSeconds: 600,
       signupsPerAddress: 3,
       signupWindowSeconds: 7200,
+      publicReads: true,
+      publicCacheSeconds: 0,
     });
     expect(settingsFrom({ allowedOrigins: ['https://a.example'] }).allowedOrigins).toEqual(['https://a.example']);
     expect(settingsFrom({ allowedOrigins: 'https://a.example,*' }).allowedOrigins).toEqual(['*']);
@@ -127,6 +131,12 @@ describe('deploy settings', () => {
     ['loginFailureWindowSeconds', '86401'],
     ['signupsPerAddress', '-1'],
     ['signupWindowSeconds', '0'],
+    ['publicReads', 'yes'],
+    ['publicReads', 1],
+    ['publicCacheSeconds', '-1'],
+    ['publicCacheSeconds', '1.5'],
+    ['publicCacheSeconds', '31536001'],
+    ['publicCacheSeconds', 'ten'],
   ])('refuses %s=%j', (key, value) => {
     expect(() => settingsFrom({ [key]: value })).toThrow(SettingsError);
   });
@@ -434,6 +444,43 @@ describe('sign-up and the abuse limits (the functions\' environment)', () => {
       expect(signupClosedByDeployment()).toBe(true);
       expect(loginFailureLimits()).toEqual({ pair: { max: 10, windowSeconds: 900 }, address: { max: 100, windowSeconds: 900 }, username: { max: 7, windowSeconds: 900 } });
       expect(signupAttemptLimit()).toEqual({ max: 10, windowSeconds: 120 });
+    } finally {
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
+  });
+});
+
+describe('public reads and their shared-cache time (the functions\' environment)', () => {
+  const environments = (settings: DeploySettings) => {
+    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new CommunityPostsStack(app, 'Stack', { settings });
+    const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, { Properties: { Environment?: { Variables?: Record<string, string> } } }>;
+    const api = Object.values(functions).flatMap((fn) => (fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined ? [fn.Properties.Environment.Variables] : []));
+    expect(api.length).toBe(new Set(ROUTES.map((route) => route.handler)).size + 1);
+    return api;
+  };
+
+  it('default off, 10 seconds, as cdk.json says and the functions fall back on', () => {
+    expect([DEFAULT_SETTINGS.publicReads, DEFAULT_SETTINGS.publicCacheSeconds]).toEqual([false, 10]);
+    expect([CDK_JSON.context.publicReads, CDK_JSON.context.publicCacheSeconds]).toEqual([false, 10]);
+    for (const variables of environments(DEFAULT_SETTINGS)) expect(variables).toMatchObject({ PUBLIC_READS: 'false', PUBLIC_CACHE_SECONDS: '10' });
+    expect(publicReads()).toBe(false);
+    expect(publicCacheSeconds()).toBe(10);
+  });
+
+  it.each([
+    [{ publicReads: 'true', publicCacheSeconds: '60' }, { PUBLIC_READS: 'true', PUBLIC_CACHE_SECONDS: '60' }, true, 60],
+    [{ publicReads: true, publicCacheSeconds: 0 }, { PUBLIC_READS: 'true', PUBLIC_CACHE_SECONDS: '0' }, true, 0],
+    [{ publicReads: 'false' }, { PUBLIC_READS: 'false', PUBLIC_CACHE_SECONDS: '10' }, false, 10],
+  ])('-c %j: every API function gets %j, and reads it back', (context, expected, on, seconds) => {
+    const [variables, ...others] = environments(settingsFrom(context));
+    for (const each of [variables, ...others]) expect(each).toMatchObject(expected);
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, variables);
+      expect(publicReads()).toBe(on);
+      expect(publicCacheSeconds()).toBe(seconds);
     } finally {
       for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
       Object.assign(process.env, saved);

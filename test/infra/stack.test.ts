@@ -314,7 +314,8 @@ describe('functions', () => {
     rawPath: path,
     rawQueryString: '',
     headers: options.headers ?? {},
-    requestContext: { http: { method, path }, requestId: 'test' },
+    // The host links name is API Gateway's, never a header's.
+    requestContext: { http: { method, path }, requestId: 'test', domainName: 'abc.execute-api.eu-west-1.amazonaws.com' },
     isBase64Encoded: false,
     ...(options.body !== undefined ? { body: options.body } : {}),
   });
@@ -344,7 +345,7 @@ describe('functions', () => {
     const saved = process.env.TABLE_NAME;
     delete process.env.TABLE_NAME;
     try {
-      const document = await get('docs/openapi', '/openapi.json', { host: 'abc.execute-api.eu-west-1.amazonaws.com' });
+      const document = await get('docs/openapi', '/openapi.json', { host: 'evil.example', 'x-forwarded-host': 'evil.example' });
       expect(document.statusCode).toBe(200);
       const parsed = JSON.parse(document.body) as { openapi: string; servers: { url: string }[]; paths: Record<string, unknown> };
       expect(parsed.openapi).toBe('3.1.0');
