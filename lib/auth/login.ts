@@ -2,7 +2,7 @@ import { loginFailureLimits } from '#lib/config.ts';
 import { batchGet } from '#lib/db/batch.ts';
 import { keys } from '#lib/db/keys.ts';
 import { transactWrite, tx } from '#lib/db/transact.ts';
-import { ValidationError } from '#lib/http/errors.ts';
+import { ValidationError } from '#lib/errors.ts';
 import { epochSeconds, isoTimestamp } from '#lib/time.ts';
 import { profileLoginWrite, USERNAME_MAX_LENGTH } from '#lib/users/profile.ts';
 import { credentialsUnchangedCheck, usablePasswordHash } from './account.ts';

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '#lib/config.ts';
-import { InvalidPage } from '#lib/http/errors.ts';
+import { InvalidPage } from '#lib/errors.ts';
 import type { Item } from './batch.ts';
 import { db } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';

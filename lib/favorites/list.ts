@@ -2,7 +2,7 @@ import type { Caller } from '#lib/auth/tokens.ts';
 import { batchGet, type BatchResult, type Item } from '#lib/db/batch.ts';
 import { keys, listPartitions, postLists } from '#lib/db/keys.ts';
 import { cursorAfterItem, cursorStart, queryItems, type ListQuery, type PageRequest } from '#lib/db/query.ts';
-import { InvalidPage } from '#lib/http/errors.ts';
+import { InvalidPage } from '#lib/errors.ts';
 import { PAGE_SIZES, parsePageRequest, type ListedPage } from '#lib/http/paging.ts';
 import { listParams } from '#lib/posts/list.ts';
 import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';

@@ -1,7 +1,7 @@
 import type { Item } from '#lib/db/batch.ts';
 import type { Page, PageRequest } from '#lib/db/query.ts';
 import type { ApiRequest } from './endpoint.ts';
-import { InvalidPage } from './errors.ts';
+import { InvalidPage } from '#lib/errors.ts';
 import { PAGE_BODY_BUDGET_BYTES } from './limits.ts';
 import { ok, type ApiResult } from './respond.ts';
 

@@ -2,7 +2,7 @@ import { batchGet, type Item } from '#lib/db/batch.ts';
 import { keys, listSortKeys } from '#lib/db/keys.ts';
 import { cursorAfterItem, cursorStart, queryItems, type ListQuery, type Page, type PageRequest } from '#lib/db/query.ts';
 import { INDEXES } from '#lib/db/table.ts';
-import { InvalidPage } from '#lib/http/errors.ts';
+import { InvalidPage } from '#lib/errors.ts';
 import type { Posting } from '#lib/search/postings.ts';
 import { matchesQuery, postWords } from '#lib/search/words.ts';
 import { entrySortKeys } from './entries.ts';

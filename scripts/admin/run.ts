@@ -5,7 +5,7 @@ import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { reactivateUser } from '#lib/auth/reactivate.ts';
 import { setPassword } from '#lib/auth/set-password.ts';
 import { awsRegion, dynamodbEndpoint, localSettings, signupClosedByDeployment, tableName, useAwsEndpoint, useDefaults } from '#lib/config.ts';
-import { NotFound } from '#lib/http/errors.ts';
+import { NotFound } from '#lib/errors.ts';
 import { DraftNotFeatured, setFeatured } from '#lib/posts/feature.ts';
 import { setSignupClosed } from '#lib/users/signup-setting.ts';
 import { promptHidden } from './prompt.ts';
