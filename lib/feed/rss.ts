@@ -1,7 +1,8 @@
 import { batchGet } from '#lib/db/batch.ts';
 import { EMPTY_BODY } from '#lib/http/body.ts';
 import { entityTag, type Validators } from '#lib/http/conditional.ts';
-import { openPostList, POST_LISTS } from '#lib/posts/list.ts';
+import { openPostList } from '#lib/posts/list.ts';
+import { POST_LISTS } from '#lib/posts/post-lists.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import { tagDetail, tagDetailReads } from '#lib/tags/detail.ts';
 import { rssDocument } from './document.ts';

@@ -1,7 +1,7 @@
 import { DOCS_ASSETS } from '#lib/docs/swagger-ui.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/cors.ts';
-import { PAGE_SIZES } from '#lib/http/paging.ts';
-import { POST_SORTS } from '#lib/posts/list.ts';
+import { PAGE_SIZES } from '#lib/pager.ts';
+import { POST_SORTS } from '#lib/posts/post-lists.ts';
 import { API_PREFIX, ROUTES, routeMethods, type Route } from '#lib/routes.ts';
 import { MAX_SUFFIXED_SLUG_LENGTH } from '#lib/slugs/rules.ts';
 import { PROFILE_FIELDS, USERNAME_MAX_LENGTH } from '#lib/users/profile.ts';

@@ -1,19 +1,21 @@
 import { batchGet, type Item } from '#lib/db/batch.ts';
-import { keys, listSortKeys } from '#lib/db/keys.ts';
-import { cursorAfterItem, cursorStart, queryItems, type ListQuery, type Page, type PageRequest } from '#lib/db/query.ts';
+import { keys } from '#lib/db/keys.ts';
+import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/db/query.ts';
 import { INDEXES } from '#lib/db/table.ts';
-import { InvalidPage } from '#lib/errors.ts';
+import { pageOf, type Page, type PageRequest } from '#lib/pager.ts';
 import type { Posting } from '#lib/search/postings.ts';
 import { matchesQuery, postWords } from '#lib/search/words.ts';
 import { entrySortKeys } from './entries.ts';
-import type { PostList, PostSort } from './list.ts';
+import type { PostList, PostSort } from './post-lists.ts';
 import { postFromRead, postKeys, type PostRecord } from './post.ts';
+import { pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type LeadingEntries, type Ranked } from './ranking.ts';
 
 // A page of a list with `q` (decisions.md, "Search"). The posts come from the search index
 // (lib/search/find.ts), read in the first round trip with the token and, in the same round, the
 // list's entries written in the last FRESH_MS (posts the stream has not indexed yet: a search
 // finds a post right after it is written). The page's posts are then read and checked against the
-// words and the list, as every list checks what its index said.
+// words and the list, as every list checks what its index said. How the matches rank, and so
+// what is read for it, is decided in ranking.ts:
 // - `newest` and `featured` order by `created`, which the postings carry: 2 round trips.
 // - `views`, `votes` and `active` order by what changes without the text (counts, `modified`),
 //   which the postings cannot carry (a count would rewrite every posting of the post). The first
@@ -34,13 +36,6 @@ export const FRESH_LIMIT = 100;
  * posts only (v1.1, section 1).
  */
 export const LEADING_LIMIT = 1_000;
-
-/** The first entries of a list in its order (from the page's cursor), as the first round trip reads them. */
-export interface LeadingEntries {
-  items: Item[];
-  /** Whether they reach the end of the list. */
-  complete: boolean;
-}
 
 /** Whether a search in `sort` ranks by what the postings do not carry, and so reads the list's leading entries. */
 export const ranksByEntries = (sort: PostSort) => sort === 'views' || sort === 'votes' || sort === 'active';
@@ -68,17 +63,6 @@ export function freshQuery(index: ListQuery): ListQuery {
   return { ...index, index: 'postsByActive' };
 }
 
-interface Ranked {
-  id: string;
-  slug: string;
-  key: string;
-}
-
-/** A post's rank as its entry in the list states it: the entry's slug and its sort key. */
-const entryRank = (entry: Item, sortAttribute: string): Ranked => ({ id: String(entry.post_id), slug: String(entry.slug), key: String(entry[sortAttribute]) });
-
-const byKeyDescending = (a: { key: string }, b: { key: string }) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);
-
 /** The page of a search, from the postings and fresh entries read in the first round trip. */
 export async function searchPage(scope: SearchScope, postings: Posting[], freshEntries: Item[], leading?: LeadingEntries): Promise<Page<PostRecord>> {
   const { list, sort, index, request, words } = scope;
@@ -86,7 +70,7 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   const read = new Map<string, PostRecord | undefined>();
 
   /** Reads the posts not read yet (text and stats, eventually consistent as the index) and keeps those that belong. */
-  const readPosts = async (wanted: { id: string; slug: string }[]) => {
+  const readPosts = async (wanted: readonly { id: string; slug: string }[]) => {
     const missing = wanted.filter(({ id }) => !read.has(id));
     if (missing.length === 0) return;
     const result = await batchGet(missing.flatMap(({ slug }) => postKeys(slug)), undefined, { consistent: false });
@@ -98,71 +82,27 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   };
   const keyOf = (post: PostRecord) => entrySortKeys(post)[sortAttribute]!;
 
-  // A fresh entry knows the post's current slug: the postings of a post just renamed name the old one.
-  const freshSlugs = new Map(freshEntries.map((entry) => [String(entry.post_id), String(entry.slug)]));
-  const matches = postings
-    .filter((posting) => list.holds(posting) && (sort !== 'featured' || posting.is_featured))
-    .map((posting) => ({ ...posting, slug: freshSlugs.get(posting.post_id) ?? posting.slug }));
-  const indexed = new Set(matches.map((posting) => posting.post_id));
-  const fresh = [...freshSlugs].filter(([id]) => !indexed.has(id)).map(([id, slug]) => ({ id, slug }));
-
-  const skipped = request.cursor ? 0 : (request.page - 1) * request.pageSize;
-  const leadingRanks = (leading?.items ?? []).filter((entry) => indexed.has(String(entry.post_id))).map((entry) => entryRank(entry, sortAttribute));
-  // The matches among the list's leading entries fill the page and one more, or are all of them:
-  // a match beyond those entries ranks below every one of them.
-  const leadingRanksSuffice = leading !== undefined && (leading.complete || leadingRanks.length > skipped + request.pageSize);
+  const plan = planRanking({ list, sort, sortAttribute, request, postings, freshEntries, ...(leading ? { leading } : {}) });
+  const { fresh } = plan;
   let ranked: Ranked[];
-  if (sortAttribute === INDEXES.postsByCreated.sortKey) {
-    ranked = matches.map((posting) => ({ id: posting.post_id, slug: posting.slug, key: listSortKeys.postCreated(posting.created, posting.post_id) }));
-  } else if (matches.length + fresh.length <= 2 * (request.pageSize + 1)) {
-    await readPosts([...matches.map((posting) => ({ id: posting.post_id, slug: posting.slug })), ...fresh]);
-    ranked = matches.flatMap(({ post_id: id }) => {
-      const post = read.get(id);
-      return post ? [{ id, slug: post.slug, key: keyOf(post) }] : [];
-    });
-  } else if (leadingRanksSuffice) {
-    ranked = leadingRanks;
+  if (plan.by === 'created' || plan.by === 'leading') {
+    ranked = plan.ranked;
+  } else if (plan.by === 'posts') {
+    await readPosts([...plan.matches, ...fresh]);
+    ranked = rankByPosts(plan.matches, read, keyOf);
   } else {
     const [entries] = await Promise.all([
-      batchGet(matches.map((posting) => keys.postEntry(posting.post_id, scope.entryList)), undefined, { consistent: false }),
+      batchGet(plan.matches.map(({ id }) => keys.postEntry(id, scope.entryList)), undefined, { consistent: false }),
       readPosts(fresh),
     ]);
-    ranked = matches.flatMap(({ post_id: id }) => {
-      const entry = entries.get(keys.postEntry(id, scope.entryList));
-      return entry ? [entryRank(entry, sortAttribute)] : [];
-    });
+    ranked = rankByEntries(plan.matches, (id) => entries.get(keys.postEntry(id, scope.entryList)), sortAttribute);
   }
-  ranked.sort(byKeyDescending);
 
-  // Where the page starts: after the cursor's key, or after the pages before it by number. Fresh
-  // posts not in the index may rank anywhere, so the posts read reach back by as many as there
-  // are; the ranks before those are taken as the index gives them.
   const after = request.cursor ? cursorStart(index, request.cursor, scope.words)[sortAttribute] : undefined;
-  if (after !== undefined) ranked = ranked.filter(({ key }) => key < after);
-  const from = Math.max(0, skipped - fresh.length);
-  const window = ranked.slice(from, skipped + request.pageSize + 1);
-  await readPosts([...window, ...fresh]);
-
-  const ranks: { key: string; post?: PostRecord }[] = ranked.slice(0, from).map(({ key }) => ({ key }));
-  const seen = new Set<string>();
-  for (const { id } of [...window, ...fresh]) {
-    const post = read.get(id);
-    if (!post || seen.has(id)) continue;
-    seen.add(id);
-    const key = keyOf(post);
-    if (after === undefined || key < after) ranks.push({ key, post });
-  }
-  ranks.sort(byKeyDescending);
-  const page = ranks.slice(skipped, skipped + request.pageSize).flatMap(({ key, post }) => (post ? [{ key, post }] : []));
-  if (page.length === 0 && (request.page > 1 || request.cursor)) throw new InvalidPage();
-  const hasNext = ranks.length > skipped + request.pageSize || ranked.length > skipped + request.pageSize + 1;
-  const cursorAfter = (at: number) => {
-    const { post, key } = page[at]!;
-    return cursorAfterItem(index, { ...keys.postEntry(post.id, scope.entryList), [INDEXES[index.index].partitionKey]: index.partition, [sortAttribute]: key }, scope.words);
-  };
-  return {
-    items: page.map(({ post }) => post),
-    ...(hasNext && page.length > 0 ? { next: cursorAfter(page.length - 1) } : {}),
-    cursorAfter,
-  };
+  const window = pageWindow(ranked, fresh.length, request, after);
+  await readPosts([...window.window, ...fresh]);
+  const { posts, hasNext } = rankedPage(window, fresh, read, keyOf, request, after);
+  const cursorOf = ({ post, key }: { post: PostRecord; key: string }) =>
+    cursorAfterItem(index, { ...keys.postEntry(post.id, scope.entryList), [INDEXES[index.index].partitionKey]: index.partition, [sortAttribute]: key }, scope.words);
+  return pageOf(request, posts, hasNext, cursorOf, ({ post }) => post);
 }

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { InvalidPage } from '#lib/errors.ts';
 import { errorResult } from '#lib/http/respond.ts';
 import { decodeCursor, encodeCursor } from '#lib/db/cursor.ts';
-import { nextPageUrl, PAGE_SIZES, parsePageRequest } from '#lib/http/paging.ts';
+import { nextPageUrl } from '#lib/http/paging.ts';
+import { PAGE_SIZES, parsePageRequest } from '#lib/pager.ts';
 
 const ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK'];
 const PARTITION = { attribute: 'GSI1PK', value: 'TAGS' };
