@@ -4,7 +4,7 @@ import { keys } from '#lib/db/keys.ts';
 import { transactWrite, tx } from '#lib/db/transact.ts';
 import { ValidationError } from '#lib/errors.ts';
 import { epochSeconds, isoTimestamp } from '#lib/time.ts';
-import { profileLoginWrite, USERNAME_MAX_LENGTH } from '#lib/users/profile.ts';
+import { profileLoginWrite, USERNAME_MAX_LENGTH } from '#lib/profiles/profile.ts';
 import { credentialsUnchangedCheck, usablePasswordHash } from './account.ts';
 import { verifyPassword } from './passwords.ts';
 import { clearWrite, counterFor, countOf, exhausted, incrementWrite, type Counter } from './rate-limits.ts';

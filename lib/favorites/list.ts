@@ -3,7 +3,7 @@ import { batchGet, type BatchResult, type Item } from '#lib/db/batch.ts';
 import { keys, listPartitions, postLists } from '#lib/db/keys.ts';
 import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/db/query.ts';
 import { PAGE_SIZES, pageOfRead, parsePageRequest, skippedBefore, type ListedPage, type PageRequest } from '#lib/pager.ts';
-import { listParams } from '#lib/posts/list.ts';
+import { listParams } from '#lib/lists/list.ts';
 import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
 import { profileDetail } from '#lib/users/detail.ts';
 import type { Input } from '#lib/validation.ts';

@@ -12,7 +12,7 @@ import { startBenchStack } from './stack.ts';
 
 // The lag of the table's stream consumer, end to end on the local stack, as a client polling
 // DynamoDB sees it: from the deletion of a post's `mine` entry (what a post's deletion does,
-// lib/posts/removal.ts) to the moment its visits are gone, and from the write of a post's text item
+// lib/reactions/post-removal.ts) to the moment its visits are gone, and from the write of a post's text item
 // to the moment the search index holds its words (lib/search/indexing.ts). Both take in the stream
 // poller's interval (250 ms, Lambda's rate), the consumer's invocation and its calls.
 //

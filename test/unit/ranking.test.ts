@@ -4,9 +4,9 @@ import { listSortKeys } from '#lib/db/keys.ts';
 import { INDEXES } from '#lib/db/table.ts';
 import type { PageRequest } from '#lib/pager.ts';
 import { entrySortKeys } from '#lib/posts/entries.ts';
-import { POST_LISTS } from '#lib/posts/post-lists.ts';
+import { POST_LISTS } from '#lib/lists/post-lists.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
-import { pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type RankingInput } from '#lib/posts/ranking.ts';
+import { pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type RankingInput } from '#lib/lists/ranking.ts';
 import type { Posting } from '#lib/search/postings.ts';
 import { postRecord } from './records.ts';
 

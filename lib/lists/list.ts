@@ -7,12 +7,12 @@ import { findPostings } from '#lib/search/find.ts';
 import { queryWords } from '#lib/search/words.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
-import { postFromRead, postKeys, type PostRecord } from './post.ts';
+import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
 import { parseSort, type PostList, type PostSort } from './post-lists.ts';
 import { FRESH_LIMIT, FRESH_MS, freshQuery, leadingEntries, ranksByEntries, searchPage } from './search.ts';
 
 // The lists of posts: GET /posts, /posts/tagged/{slug}, /posts/author/{username}, /posts/me.
-// Each is a partition of the four post indexes (entries.ts), read in two round trips: the page's
+// Each is a partition of the four post indexes (lib/posts/entries.ts), read in two round trips: the page's
 // entries from the index (in parallel with the token check), then the posts' text and stats items
 // in one parallel BatchGetItem. A list with `q` finds its posts in the search index instead
 // (search.ts).

@@ -1,5 +1,5 @@
 import { listPartitions, postLists } from '#lib/db/keys.ts';
-import type { PostRecord } from './post.ts';
+import type { PostRecord } from '#lib/posts/post.ts';
 
 // The lists of posts and their orders, as values: which index partition holds each list and which
 // posts it may show (list.ts reads them; search.ts ranks a search within them).

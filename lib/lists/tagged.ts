@@ -5,7 +5,7 @@ import { tagDetail, tagDetailReads } from '#lib/tags/detail.ts';
 import type { Input } from '#lib/validation.ts';
 import { openPostList, type OpenedList } from './list.ts';
 import { POST_LISTS } from './post-lists.ts';
-import type { PostRecord } from './post.ts';
+import type { PostRecord } from '#lib/posts/post.ts';
 
 /** What GET /posts/tagged/{slug} reads with the token: the tag, which must exist. */
 export function taggedReads(slug: string): Key[] {
