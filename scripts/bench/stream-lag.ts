@@ -1,7 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { awsRegion, positiveSetting, tableName, useDefaults } from '#lib/config.ts';
+import { awsRegion, positiveSetting, tableName } from '#lib/config.ts';
+import { useDefaults } from '../local/settings.ts';
 import { db } from '#lib/db/client.ts';
 import { keys, postingPartition, postLists } from '#lib/db/keys.ts';
 import { newPost, postTextItem } from '#lib/posts/post.ts';
