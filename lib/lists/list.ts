@@ -3,11 +3,11 @@ import { postLists } from '#lib/db/keys.ts';
 import { queryAbove, queryPage, type ListQuery } from '#lib/db/query.ts';
 import type { IndexName } from '#lib/db/table.ts';
 import { PAGE_SIZES, parsePageRequest, type ListedPage, type Page, type PageRequest } from '#lib/pager.ts';
+import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
 import { findPostings } from '#lib/search/find.ts';
 import { queryWords } from '#lib/search/words.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
-import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
 import { parseSort, type PostList, type PostSort } from './post-lists.ts';
 import { FRESH_LIMIT, FRESH_MS, freshQuery, leadingEntries, ranksByEntries, searchPage } from './search.ts';
 

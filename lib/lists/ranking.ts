@@ -2,8 +2,8 @@ import type { Item } from '#lib/db/batch.ts';
 import { listSortKeys } from '#lib/db/keys.ts';
 import { INDEXES } from '#lib/db/table.ts';
 import { skippedBefore, type PageRequest } from '#lib/pager.ts';
-import type { Posting } from '#lib/search/postings.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
+import type { Posting } from '#lib/search/postings.ts';
 import type { PostList, PostSort } from './post-lists.ts';
 
 // How a search ranks its matches in the list's order, as pure decisions on what the first round

@@ -3,11 +3,11 @@ import { keys } from '#lib/db/keys.ts';
 import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/db/query.ts';
 import { INDEXES } from '#lib/db/table.ts';
 import { pageOf, type Page, type PageRequest } from '#lib/pager.ts';
+import { entrySortKeys } from '#lib/posts/entries.ts';
+import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
 import type { Posting } from '#lib/search/postings.ts';
 import { matchesQuery, postWords } from '#lib/search/words.ts';
-import { entrySortKeys } from '#lib/posts/entries.ts';
 import type { PostList, PostSort } from './post-lists.ts';
-import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
 import { pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type LeadingEntries, type Ranked } from './ranking.ts';
 
 // A page of a list with `q` (decisions.md, "Search"). The posts come from the search index
