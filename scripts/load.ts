@@ -1,6 +1,7 @@
 import './bench/environment.ts';
 import { parseArgs } from 'node:util';
-import { awsRegion, localSettings, tableName, useDefaults } from '#lib/config.ts';
+import { awsRegion, tableName } from '#lib/config.ts';
+import { localSettings, useDefaults } from './local/settings.ts';
 import { attachMeter, type Meter } from './bench/meter.ts';
 import { machine } from './bench/report.ts';
 import { startBenchStack, type BenchStack } from './bench/stack.ts';

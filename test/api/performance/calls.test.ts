@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFeatured } from '#lib/posts/feature.ts';
-import { FRESH_MS } from '#lib/posts/search.ts';
+import { FRESH_MS } from '#lib/lists/search.ts';
 import { countDynamoDbCalls, type CallCounter } from '../../support/dynamodb-calls.ts';
 import { unique } from '../../support/api.ts';
 import { useApi } from '../../support/fixture.ts';

@@ -69,7 +69,7 @@ export interface InvariantOptions {
   liveTokens?: string[];
 }
 
-// FEED#: the feeds' removal items (lib/feed/removals.ts), written by deletes and unpublishes.
+// FEED#: the feeds' removal items (lib/posts/feed-removals.ts), written by deletes and unpublishes.
 const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#', 'USERNAME#', 'LIMIT#', 'SETTING#', 'VOTE#', 'FAVORITE#', 'SLUGTICKETS#'];
 
 /**
