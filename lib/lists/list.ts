@@ -9,7 +9,7 @@ import { queryWords } from '#lib/search/words.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
 import { parseSort, type PostList, type PostSort } from './post-lists.ts';
-import { FRESH_LIMIT, FRESH_MS, freshQuery, leadingEntries, ranksByEntries, searchPage } from './search.ts';
+import { FRESH_LIMIT, FRESH_MS, freshQuery, leadingEntries, readsLeadingEntries, searchPage } from './search.ts';
 
 // The lists of posts: GET /posts, /posts/tagged/{slug}, /posts/author/{username}, /posts/me.
 // Each is a partition of the four post indexes (lib/posts/entries.ts), read in two round trips: the page's
@@ -123,7 +123,7 @@ export function openPostList(list: PostList, query: Record<string, string | unde
   }
   const found = started(() => findPostings(words));
   const fresh = started(() => queryAbove(freshQuery(index), isoTimestamp(nowMicros() - FRESH_MS * 1000), FRESH_LIMIT));
-  const leading = ranksByEntries(sort) ? started(() => leadingEntries(index, request, words, list.sitewide === true)) : undefined;
+  const leading = readsLeadingEntries(list, sort) ? started(() => leadingEntries(index, request, words, list.sitewide === true)) : undefined;
   const scope = { list, sort, index, request, words, entryList: sort === 'featured' && list.featuredPartition ? postLists.featured : list.entry };
   return { read: async () => ({ params, request, page: await searchPage(scope, await found, await fresh, await leading) }) };
 }

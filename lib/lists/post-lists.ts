@@ -28,27 +28,40 @@ export interface PostList {
    * AWS may lag a write by a moment (a post just unpublished, retagged or renamed).
    */
   holds(post: ListedFields): boolean;
+  /** Whether a post the search index found may belong, by what its postings carry (no tags, no featured flag). */
+  mayHold(post: IndexedFields): boolean;
+  /** Its posts are told by its entries alone (a tag's list: the postings carry no tags). */
+  membersByEntries?: true;
 }
 
-/** What a list needs of a post to tell whether it belongs: a post's, or its search postings'. */
+/** What a list needs of a post to tell whether it belongs. */
 export type ListedFields = Pick<PostRecord, 'publish' | 'author' | 'author_id' | 'tag_slugs'>;
 
+/** What the search index's postings carry of those. */
+export type IndexedFields = Pick<PostRecord, 'publish' | 'author' | 'author_id'>;
+
 export const POST_LISTS = {
-  all: (): PostList => ({ sitewide: true, partition: listPartitions.posts, featuredPartition: listPartitions.featured, entry: postLists.posts, holds: (post) => post.publish }),
+  all: (): PostList => ({
+    sitewide: true,
+    partition: listPartitions.posts,
+    featuredPartition: listPartitions.featured,
+    entry: postLists.posts,
+    holds: (post) => post.publish,
+    mayHold: (post) => post.publish,
+  }),
   tagged: (tagSlug: string): PostList => ({
     partition: listPartitions.tagged(tagSlug),
     entry: postLists.tagged(tagSlug),
     holds: (post) => post.publish && post.tag_slugs.includes(tagSlug),
+    mayHold: (post) => post.publish,
+    membersByEntries: true,
   }),
-  authored: (username: string): PostList => ({
-    partition: listPartitions.authored(username),
-    entry: postLists.authored,
-    holds: (post) => post.publish && post.author === username,
-  }),
-  mine: (userId: number, publish?: boolean): PostList => ({
-    partition: listPartitions.mine(userId),
-    entry: postLists.mine,
-    ...(publish === undefined ? {} : { publishFilter: publish }),
-    holds: (post) => post.author_id === userId && (publish === undefined || post.publish === publish),
-  }),
+  authored: (username: string): PostList => {
+    const mayHold = (post: IndexedFields) => post.publish && post.author === username;
+    return { partition: listPartitions.authored(username), entry: postLists.authored, holds: mayHold, mayHold };
+  },
+  mine: (userId: number, publish?: boolean): PostList => {
+    const mayHold = (post: IndexedFields) => post.author_id === userId && (publish === undefined || post.publish === publish);
+    return { partition: listPartitions.mine(userId), entry: postLists.mine, ...(publish === undefined ? {} : { publishFilter: publish }), holds: mayHold, mayHold };
+  },
 };

@@ -65,17 +65,30 @@ export const entryRank = (entry: Item, sortAttribute: string): Ranked => ({ id: 
 /** Orders ranks by key, the highest first; equal keys keep their order. */
 export const byKeyDescending = (a: { key: string }, b: { key: string }) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);
 
+/**
+ * Whether the posts of a search in `list` and `sort` are told by the list's entries: the postings
+ * carry neither the tags nor the featured flag (a change of either writes no posting), so a tag's
+ * list and every `sort=featured` read their leading entries, the list's posts in this order.
+ */
+export const membersByEntries = (list: PostList, sort: PostSort) => list.membersByEntries === true || sort === 'featured';
+
 /** How the matches of a search rank, decided from what the first round trip read (no I/O). */
 export function planRanking(input: RankingInput): RankingPlan {
   const { list, sort, sortAttribute, request, postings, freshEntries, leading } = input;
   // A fresh entry knows the post's current slug: the postings of a post just renamed name the old one.
   const freshSlugs = new Map(freshEntries.map((entry) => [String(entry.post_id), String(entry.slug)]));
-  const matching = postings.filter((posting) => list.holds(posting) && (sort !== 'featured' || posting.is_featured));
+  let matching = postings.filter((posting) => list.mayHold(posting));
+  // Where the entries tell the list's posts, the leading entries that are the whole list (from the
+  // cursor on) tell them exactly; else the matches' own entries or posts are read below.
+  const byEntries = membersByEntries(list, sort);
+  const members = byEntries && leading?.complete ? new Map(leading.items.map((entry) => [String(entry.post_id), String(entry.slug)])) : undefined;
+  if (members) matching = matching.filter((posting) => members.has(posting.post_id));
   const indexed = new Set(matching.map((posting) => posting.post_id));
   const fresh = [...freshSlugs].filter(([id]) => !indexed.has(id)).map(([id, slug]) => ({ id, slug }));
 
-  if (sortAttribute === INDEXES.postsByCreated.sortKey) {
-    const ranked = matching.map((posting) => ({ id: posting.post_id, slug: freshSlugs.get(posting.post_id) ?? posting.slug, key: listSortKeys.postCreated(posting.created, posting.post_id) }));
+  if (sortAttribute === INDEXES.postsByCreated.sortKey && (!byEntries || members)) {
+    const slugOf = (id: string, slug: string) => freshSlugs.get(id) ?? members?.get(id) ?? slug;
+    const ranked = matching.map((posting) => ({ id: posting.post_id, slug: slugOf(posting.post_id, posting.slug), key: listSortKeys.postCreated(posting.created, posting.post_id) }));
     return { by: 'created', ranked, fresh };
   }
   const matches = matching.map((posting) => ({ id: posting.post_id, slug: freshSlugs.get(posting.post_id) ?? posting.slug }));

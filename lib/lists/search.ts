@@ -8,7 +8,7 @@ import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
 import type { Posting } from '#lib/search/postings.ts';
 import { matchesQuery, postWords } from '#lib/search/words.ts';
 import type { PostList, PostSort } from './post-lists.ts';
-import { pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type LeadingEntries, type Ranked } from './ranking.ts';
+import { membersByEntries, pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type LeadingEntries, type Ranked } from './ranking.ts';
 
 // A page of a list with `q` (docs/api.md, endpoint 10's `q`). The posts come from the search
 // index (lib/search/find.ts), read in the first round trip with the token and, in the same round, the
@@ -37,8 +37,11 @@ export const FRESH_LIMIT = 100;
  */
 export const LEADING_LIMIT = 1_000;
 
-/** Whether a search in `sort` ranks by what the postings do not carry, and so reads the list's leading entries. */
-export const ranksByEntries = (sort: PostSort) => sort === 'views' || sort === 'votes' || sort === 'active';
+/**
+ * Whether a search reads the list's leading entries: to rank by what the postings do not carry
+ * (counts, activity), or to tell the list's posts (membersByEntries: the tags, the featured flag).
+ */
+export const readsLeadingEntries = (list: PostList, sort: PostSort) => sort === 'views' || sort === 'votes' || sort === 'active' || membersByEntries(list, sort);
 
 /** The leading entries of `index`, from where `request`'s cursor starts (an invalid cursor rejects as the page would). */
 export async function leadingEntries(index: ListQuery, request: PageRequest, words: readonly string[], sitewide: boolean): Promise<LeadingEntries> {

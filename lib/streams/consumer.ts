@@ -40,7 +40,7 @@ export interface BatchOutcome {
 }
 
 /** Items whose records are handled at once: records of one item stay in their order. */
-export const ITEMS_IN_FLIGHT = 6;
+export const ITEMS_IN_FLIGHT = 12;
 
 /** The item a record is about (its keys): the stream orders the records of one item only. */
 const itemOf = (record: DynamoDBRecord) => JSON.stringify(record.dynamodb?.Keys ?? record.eventID ?? '');

@@ -21,7 +21,7 @@ const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')
 const created = (n: number) => `2026-01-${String(1 + (n % 28)).padStart(2, '0')}T00:00:00.${String(n).padStart(6, '0')}+00:00`;
 
 function posting(n: number, fields: Partial<Posting> = {}): Posting {
-  return { post_id: id(n), slug: `post-${n}`, author: 'alice', author_id: 7, created: created(n), publish: true, is_featured: false, tag_slugs: [], text_version: 1, ...fields };
+  return { post_id: id(n), slug: `post-${n}`, author: 'alice', author_id: 7, created: created(n), publish: true, text_version: 1, ...fields };
 }
 
 /** A list entry of post `n` in the views order, with `views` visitors. */
@@ -42,13 +42,16 @@ const input = (fields: Partial<RankingInput>): RankingInput => ({
 const range = (count: number, from = 1) => Array.from({ length: count }, (_, i) => from + i);
 
 describe('planRanking', () => {
-  it('created order: the postings rank by their created key, without a read; the list and featured filters apply', () => {
+  it('created order: the postings rank by their created key, without a read; the list and, for featured, its entries tell the posts', () => {
+    // The featured list's entries, whole: posts 1, 3 and 4 (3 is no longer published, as its postings say).
+    const featured = { items: [1, 3, 4].map((n) => ({ post_id: id(n), slug: `post-${n}` })), complete: true };
     const plan = planRanking(
       input({
         sort: 'featured',
         sortAttribute: CREATED,
-        postings: [posting(1, { is_featured: true }), posting(2), posting(3, { is_featured: true, publish: false }), posting(4, { is_featured: true })],
+        postings: [posting(1), posting(2), posting(3, { publish: false }), posting(4)],
         freshEntries: [{ post_id: id(4), slug: 'renamed-4' }, { post_id: id(9), slug: 'post-9' }],
+        leading: featured,
       }),
     );
     expect(plan).toEqual({
@@ -61,6 +64,24 @@ describe('planRanking', () => {
       // A fresh post the index does not hold is read and ranks by itself.
       fresh: [{ id: id(9), slug: 'post-9' }],
     });
+  });
+
+  it("a tag's list: the postings carry no tags, so its entries tell its posts; not all of them read: the posts or entries decide", () => {
+    const list = POST_LISTS.tagged('go');
+    const postings = range(8).map((n) => posting(n));
+    // The tag's entries, whole: posts 2, 4 and 6, one of them renamed since its postings were written.
+    const tagged = { items: [{ post_id: id(2), slug: 'post-2' }, { post_id: id(4), slug: 'renamed-4' }, { post_id: id(6), slug: 'post-6' }], complete: true };
+    expect(planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings, leading: tagged }))).toEqual({
+      by: 'created',
+      ranked: [2, 4, 6].map((n) => ({ id: id(n), slug: n === 4 ? 'renamed-4' : `post-${n}`, key: listSortKeys.postCreated(created(n), id(n)) })),
+      fresh: [],
+    });
+    // A tag's list longer than the entries read: few matches are read as posts; the leading entries
+    // rank the page when their matches fill it and one more; else the matches' entries decide.
+    const partial = { items: tagged.items.map((entry) => ({ ...entry, [CREATED]: listSortKeys.postCreated(created(Number(entry.post_id.slice(-12))), entry.post_id) })), complete: false };
+    expect(planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings: postings.slice(0, 5), leading: partial })).by).toBe('posts');
+    expect(planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings, leading: partial })).by).toBe('leading');
+    expect(planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings, leading: { items: partial.items.slice(0, 1), complete: false } })).by).toBe('entries');
   });
 
   it('at most two pages and one of matches (with the fresh posts): their posts are read and rank themselves', () => {
