@@ -1,7 +1,8 @@
 import './environment.ts';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { awsRegion, tableName, useDefaults } from '#lib/config.ts';
+import { awsRegion, tableName } from '#lib/config.ts';
+import { useDefaults } from '../local/settings.ts';
 import { dynamodb } from '#lib/db/client.ts';
 import { currentDynamoUsage } from '#lib/db/usage.ts';
 import { indexedWords } from '#lib/search/postings.ts';

@@ -85,6 +85,30 @@ describe.skipIf(BUNDLES)('the stream consumer’s writes to the search index', (
     expect(await found(words[0]!)).toEqual([long.slug]);
   });
 
+  it('new tags write nothing to it, and a tag\'s search follows them (the entries tell a tag\'s posts)', async () => {
+    const marker = unique('tagged').toLowerCase();
+    const post = (await createPost(alice.api, { title: `Tagged ${marker}`, description: 'plover', tags: 'Alpha', publish: 'true' })) as { slug: string };
+    await api.streams!.caughtUp();
+    const inTag = async (tag: string) => ((await alice.api.get(`/posts/tagged/${tag}`, { query: { q: marker } })).body as { slug: string }[]).map((p) => p.slug);
+    expect(await inTag('alpha')).toEqual([post.slug]);
+    expect(await consumerWrites(() => alice.api.put(`/posts/detail/${post.slug}`, { json: { tags: ['Beta'] } }), 200)).toBe(0);
+    expect(await inTag('beta')).toEqual([post.slug]);
+    expect(await inTag('alpha')).toEqual([]);
+  });
+
+  it('a rename that changes one title word puts the post\'s words once and deletes only the dropped one', async () => {
+    const marker = unique('renamed').toLowerCase();
+    const postWords = distinctWords(200, 'r');
+    const post = (await createPost(alice.api, { title: `Plover ${marker}`, description: postWords.join(' '), publish: 'true' })) as { slug: string };
+    await api.streams!.caughtUp();
+    const units = await consumerWrites(() => alice.api.put(`/posts/detail/${post.slug}`, { json: { title: `Dunlin ${marker}` } }), 200);
+    // The slug every posting carries changed: each of the 202 words is put again, `plover` deleted;
+    // the old slug's removal deletes no posting the new text still has.
+    expect(units).toBe(postWords.length + 2 + 1);
+    expect(await found(`plover ${marker}`)).toEqual([]);
+    expect(await found(`dunlin ${postWords[199]}`)).toHaveLength(1);
+  });
+
   it('a delete deletes one posting per distinct word, and the post is no longer found', async () => {
     const marker = unique('gone').toLowerCase();
     const postWords = distinctWords(400, 'd');
