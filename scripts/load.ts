@@ -10,7 +10,7 @@ import { startStreamPollers, type StreamPollers } from './local/stream-poller.ts
 import { drive } from './load/drive.ts';
 import { MIX, renderMix } from './load/mix.ts';
 import { buildReport, renderReport, type Measured } from './load/report.ts';
-import { recordRequestUsage, type UsageLog } from './load/usage.ts';
+import { recordRequestUsage, type UsageLog } from './local/request-usage.ts';
 import { planRequest } from './load/workload.ts';
 import { seededRandom, seedWorld, type World } from './load/world.ts';
 

@@ -10,7 +10,7 @@ import { onStreamBatch } from '#lib/streams/consumer.ts';
 import { wordsOf } from '#lib/search/words.ts';
 import { fetchInit, type ClientRequest } from '../local/client-request.ts';
 import { startStreamPollers, type StreamPollers } from '../local/stream-poller.ts';
-import { recordRequestUsage, type UsageLog } from '../load/usage.ts';
+import { recordRequestUsage, type UsageLog } from '../local/request-usage.ts';
 import { randomSource } from '../seed/content.ts';
 import { startBenchStack, type BenchStack } from './stack.ts';
 
