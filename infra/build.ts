@@ -1,7 +1,6 @@
 import { App, type AppProps } from 'aws-cdk-lib';
-import { cdkEnvironment } from '#lib/config.ts';
 import { applyNagChecks } from './nag.ts';
-import { readSettings, type DeploySettings } from './settings.ts';
+import { cdkEnvironment, readSettings, type DeploySettings } from './settings.ts';
 import { CommunityPostsStack } from './stack.ts';
 
 export interface BuiltApp {

@@ -37,7 +37,7 @@ export const ALARM_PERIOD = Duration.minutes(5);
 
 /**
  * The custom metrics of the stream consumer (lib/streams/consumer.ts), published through
- * Powertools Metrics in the namespace and with the `service` dimension of lib/http/access-log.ts
+ * Powertools Metrics in the namespace and with the `service` dimension of lib/metrics.ts
  * and lib/log.ts (test/infra/monitoring.test.ts checks they agree; the stack does not import the
  * runtime modules that create the Metrics and the Logger).
  */

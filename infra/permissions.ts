@@ -85,12 +85,12 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'posts/detail': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
   // token, post, new slug candidates and tags in one BatchGetItem; TransactWriteItems: ConditionCheck token, Put post
   // items and entries, Delete the old slug's items on a rename and entries of lists left, Put new
-  // tags and the feeds' removal item of a post unpublished or untagged (lib/feed/removals.ts),
+  // tags and the feeds' removal item of a post unpublished or untagged (lib/posts/feed-removals.ts),
   // Update counters
   'posts/update': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
   // token and post in one BatchGetItem; TransactWriteItems: ConditionCheck token, Delete post items and entries, Update
   // counters (its visits are removed by the stream consumer), Put the feeds' removal item of a
-  // published post (lib/feed/removals.ts)
+  // published post (lib/posts/feed-removals.ts)
   'posts/delete': { table: ['GetItem', 'BatchGetItem', 'DeleteItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
   // token and post in one BatchGetItem (the token alone for a path that cannot name a post); GetItem
   // of the caller's vote or favorite
@@ -108,7 +108,7 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // the user's favorites on GSI1; BatchGetItem of the posts (and, for renamed ones, their entries)
   'users/favorites': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
   // The table's stream consumer (infra/streams.ts), not a route: after a post's deletion, Query of
-  // its visits on the table and BatchWriteItem deleting them (lib/posts/removal.ts); after a change
+  // its visits on the table and BatchWriteItem deleting them (lib/reactions/post-removal.ts); after a change
   // of a post's text, in the search table BatchWriteItem of its new postings, checked with a
   // BatchGetItem of the post's stats (and, when a newer text came first, of its mine entry and
   // text, then BatchWriteItem again), conditional DeleteItem of the postings of dropped words

@@ -344,3 +344,10 @@ export function readSettings(node: Pick<Node, 'tryGetContext'>): DeploySettings 
   throttleTotals(settings);
   return settings;
 }
+
+/** The account and region the CDK CLI took from the credentials in use (both, or neither): the CLI's environment, not context. */
+export function cdkEnvironment(): { account: string; region: string } | undefined {
+  const account = process.env.CDK_DEFAULT_ACCOUNT;
+  const region = process.env.CDK_DEFAULT_REGION;
+  return account && region ? { account, region } : undefined;
+}

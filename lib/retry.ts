@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { retryBudgetMs } from '#lib/config.ts';
-import { ServiceUnavailable } from '#lib/http/errors.ts';
+import { ServiceUnavailable } from '#lib/errors.ts';
 
 // Every retry in the service — a read-then-write operation that lost a race, a transaction
 // cancelled by a conflict, a DynamoDB call that was throttled, failed inside DynamoDB or timed

@@ -1,4 +1,4 @@
-import { ValidationError } from '#lib/http/errors.ts';
+import { ValidationError } from '#lib/errors.ts';
 import { isCalendarDate } from './time.ts';
 
 // Field validation with Django REST Framework's rules and message texts, so clients written

@@ -1,6 +1,7 @@
 import './bench/environment.ts';
 import { parseArgs } from 'node:util';
-import { awsRegion, localSettings, tableName, useDefaults } from '#lib/config.ts';
+import { awsRegion, tableName } from '#lib/config.ts';
+import { localSettings, useDefaults } from './local/settings.ts';
 import { attachMeter, type Meter } from './bench/meter.ts';
 import { machine } from './bench/report.ts';
 import { startBenchStack, type BenchStack } from './bench/stack.ts';
@@ -9,7 +10,7 @@ import { startStreamPollers, type StreamPollers } from './local/stream-poller.ts
 import { drive } from './load/drive.ts';
 import { MIX, renderMix } from './load/mix.ts';
 import { buildReport, renderReport, type Measured } from './load/report.ts';
-import { recordRequestUsage, type UsageLog } from './load/usage.ts';
+import { recordRequestUsage, type UsageLog } from './local/request-usage.ts';
 import { planRequest } from './load/workload.ts';
 import { seededRandom, seedWorld, type World } from './load/world.ts';
 

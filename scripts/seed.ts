@@ -1,5 +1,5 @@
 import './local/tool.ts';
-import { localSettings, useDefaults } from '#lib/config.ts';
+import { localSettings, useDefaults } from './local/settings.ts';
 import { describeFailure } from './admin/run.ts';
 import { describeSeed, seed, SeedError } from './seed/run.ts';
 

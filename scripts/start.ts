@@ -4,7 +4,8 @@ import { ensureTable } from './local/ensure-table.ts';
 import { nextFreePort, portHolder, type PortHolder } from './local/ports.ts';
 import { startServer } from './local/server.ts';
 import { startStreamPollers, type StreamPollers } from './local/stream-poller.ts';
-import { awsRegion, dynamodbEndpoint, localSettings, localToolVariables, publicReads, publicReadVariables, tableName, useDefaults, useTable } from '#lib/config.ts';
+import { awsRegion, dynamodbEndpoint, publicReads, tableName } from '#lib/config.ts';
+import { localSettings, localToolVariables, publicReadVariables, useDefaults, useTable } from './local/settings.ts';
 import { API_PREFIX } from '#lib/routes.ts';
 import { anyUserCreated } from '#lib/users/any.ts';
 

@@ -1,5 +1,5 @@
 import { docsAsset, gzippedAsset, isDocsAsset } from '#lib/docs/swagger-ui.ts';
-import { NotFound } from '#lib/http/errors.ts';
+import { NotFound } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 
 /** GET /docs/{asset}: a stylesheet, script or icon of the docs page. No token needed. */

@@ -1,4 +1,4 @@
-import { apiIndex } from '#lib/docs/index.ts';
+import { apiIndex } from '#lib/openapi/api-index.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { ok } from '#lib/http/respond.ts';
 import { serverUrlOf } from '#lib/openapi/document.ts';

@@ -1,4 +1,4 @@
-import { MethodNotAllowed, NotFound } from '#lib/http/errors.ts';
+import { MethodNotAllowed, NotFound } from '#lib/errors.ts';
 import { endpoint } from '#lib/http/endpoint.ts';
 import { matchRoute } from '#lib/routes.ts';
 

@@ -1,6 +1,6 @@
 import { endpoint } from '#lib/http/endpoint.ts';
 import { pagedResult } from '#lib/http/paging.ts';
-import { authoredPosts, authorReads, openAuthored } from '#lib/posts/author.ts';
+import { authoredPosts, authorReads, openAuthored } from '#lib/lists/author.ts';
 import { postToApi } from '#lib/posts/post.ts';
 
 /** GET /posts/author/{username}: the user's published posts, as GET /posts lists them; the profile is read with the token. */

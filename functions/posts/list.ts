@@ -1,6 +1,7 @@
 import { endpoint } from '#lib/http/endpoint.ts';
 import { pagedResult } from '#lib/http/paging.ts';
-import { openPostList, POST_LISTS } from '#lib/posts/list.ts';
+import { openPostList } from '#lib/lists/list.ts';
+import { POST_LISTS } from '#lib/lists/post-lists.ts';
 import { postToApi } from '#lib/posts/post.ts';
 
 /** GET /posts: published posts, sorted, searched, paged; the page's entries are read in parallel with the token. */

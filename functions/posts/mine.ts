@@ -1,6 +1,6 @@
 import { endpoint } from '#lib/http/endpoint.ts';
 import { pagedResult } from '#lib/http/paging.ts';
-import { myPosts, openMine } from '#lib/posts/mine.ts';
+import { myPosts, openMine } from '#lib/lists/mine.ts';
 import { postToApi } from '#lib/posts/post.ts';
 
 /** GET /posts/me: the caller's posts, published and drafts, as GET /posts lists them; read in parallel with the token. */

@@ -1,4 +1,4 @@
-import { postRemoval } from '#lib/posts/removal.ts';
+import { postRemoval } from '#lib/reactions/post-removal.ts';
 import { searchIndexing } from '#lib/search/indexing.ts';
 import { streamConsumer } from '#lib/streams/consumer.ts';
 

@@ -4,7 +4,7 @@ import type { Item } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
 import { tx, type TxWrite } from '#lib/db/transact.ts';
-import { USERNAME_MAX_LENGTH } from '#lib/users/profile.ts';
+import { USERNAME_MAX_LENGTH } from '#lib/profiles/profile.ts';
 
 // The account entity: the credentials item (password hash and whether the account may log in)
 // that sits beside the user's profile. Accounts are created and managed by the administrator CLI

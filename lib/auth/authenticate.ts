@@ -1,6 +1,6 @@
 import { batchGet, BatchResult } from '#lib/db/batch.ts';
 import type { Key } from '#lib/db/keys.ts';
-import { AuthenticationFailed, NotAuthenticated } from '#lib/http/errors.ts';
+import { AuthenticationFailed, NotAuthenticated } from '#lib/errors.ts';
 import { callerFromItem, findCaller, isWellFormedToken, tokenKey, type Caller } from './tokens.ts';
 
 export type { Caller };

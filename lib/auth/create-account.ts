@@ -2,7 +2,7 @@ import { incrementCounter } from '#lib/db/increment.ts';
 import { keys } from '#lib/db/keys.ts';
 import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
 import { isoTimestamp } from '#lib/time.ts';
-import { newProfileItem } from '#lib/users/profile.ts';
+import { newProfileItem } from '#lib/profiles/profile.ts';
 import { AccountError, checkUsername, getCredentials, newCredentialsItem } from './account.ts';
 import { hashPassword } from './passwords.ts';
 

@@ -1,4 +1,4 @@
-import { profileDeactivationWrite } from '#lib/users/profile.ts';
+import { profileDeactivationWrite } from '#lib/profiles/profile.ts';
 import { credentialsDeactivationWrite, requireCredentials } from './account.ts';
 import { changeRevokingTokens } from './revoke-tokens.ts';
 

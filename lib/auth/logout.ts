@@ -1,4 +1,4 @@
-import { NotAuthenticated } from '#lib/http/errors.ts';
+import { NotAuthenticated } from '#lib/errors.ts';
 import { tokenFromHeader } from './authenticate.ts';
 import { revokeToken } from './tokens.ts';
 

@@ -5,7 +5,7 @@ import { counterIncrement, incrementCounter } from '#lib/db/increment.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { TTL_ATTRIBUTE } from '#lib/db/table.ts';
 import { tx, type TxWrite } from '#lib/db/transact.ts';
-import { Throttled } from '#lib/http/errors.ts';
+import { Throttled } from '#lib/errors.ts';
 
 // Fixed-window counters in the table, shared by every function instance. Each window is an item
 // of its own (its start is in the key), so a new window starts from nothing without a reset, and

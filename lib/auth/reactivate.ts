@@ -3,7 +3,7 @@ import { tableName } from '#lib/config.ts';
 import { db } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
 import { transactWrite } from '#lib/db/transact.ts';
-import { profileReactivationWrite } from '#lib/users/profile.ts';
+import { profileReactivationWrite } from '#lib/profiles/profile.ts';
 import { credentialsReactivationWrite, requireCredentials } from './account.ts';
 
 /** Reactivates a deactivated account: it is listed again and may log in (its old tokens stay revoked). */

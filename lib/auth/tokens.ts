@@ -5,7 +5,7 @@ import { db } from '#lib/db/client.ts';
 import { keyOf, keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '#lib/db/table.ts';
 import { tx, type TxWrite } from '#lib/db/transact.ts';
-import { AuthenticationFailed } from '#lib/http/errors.ts';
+import { AuthenticationFailed } from '#lib/errors.ts';
 import { epochSeconds, isoTimestamp, nowMicros } from '#lib/time.ts';
 
 // The token entity. Tokens are 40 lowercase hex characters: the user's id (8, public anyway: GET

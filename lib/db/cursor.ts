@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { cursorSecret } from '#lib/config.ts';
-import { InvalidPage } from '#lib/http/errors.ts';
+import { InvalidPage } from '#lib/errors.ts';
 
 // A list's cursor: the key of the last item of a page, carried by the `Link: rel="next"` URL so
 // that following links costs the same on every page. The key is sealed (AES-256-GCM, with a key

@@ -52,7 +52,7 @@ export const keys = {
    */
   posting: (word: string, postId: string): Key => ({ PK: postingPartition(word), SK: `${word}#${postId}` }),
   /**
-   * A published post that left the feeds (deleted, unpublished or untagged) at `at` (lib/feed/removals.ts):
+   * A published post that left the feeds (deleted, unpublished or untagged) at `at` (lib/posts/feed-removals.ts):
    * one item per removal, so concurrent removals never contend; the newest is the feeds' last change.
    */
   feedRemoval: (at: string, postId: string): Key => ({ PK: 'FEED#REMOVALS', SK: `${at}#${postId}` }),
@@ -146,7 +146,7 @@ export function parsePostText(key: { PK?: unknown; SK?: unknown }): string | und
 
 /**
  * The post and list a post's list entry key names (`keys.postEntry`), or undefined for any other
- * key: how a consumer of the table's stream recognizes an entry (lib/posts/removal.ts).
+ * key: how a consumer of the table's stream recognizes an entry (lib/reactions/post-removal.ts).
  */
 export function parsePostEntry(key: { PK?: unknown; SK?: unknown }): { postId: string; list: string } | undefined {
   const prefix = keys.postEntry('', '').PK;

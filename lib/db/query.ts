@@ -1,35 +1,18 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '#lib/config.ts';
-import { InvalidPage } from '#lib/http/errors.ts';
+import { InvalidPage } from '#lib/errors.ts';
+import { pageOfRead, skippedBefore, type Page, type PageRequest } from '#lib/pager.ts';
 import type { Item } from './batch.ts';
 import { db } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { INDEXES, PARTITION_KEY, SORT_KEY, type IndexName } from './table.ts';
 import type { Expression } from './transact.ts';
 
-/** Which page of a list: a page number and size, and the cursor of a followed `Link`. */
-export interface PageRequest {
-  page: number;
-  pageSize: number;
-  cursor?: string;
-}
-
 /** One list: a partition of an index, newest (highest sort key) first, optionally filtered. */
 export interface ListQuery {
   index: IndexName;
   partition: string;
   filter?: Expression;
-}
-
-export interface Page<T = Item> {
-  items: T[];
-  /** Cursor of the next page, when there is one. */
-  next?: string;
-  /**
-   * The cursor of a page that starts right after `items[index]`: where a page cut short (by size,
-   * lib/http/paging.ts) continues. `cursorAfter(items.length - 1)` is `next` when there is one.
-   */
-  cursorAfter(index: number): string;
 }
 
 // A filtered Query's Limit would count items read before the filter, so a filtered list reads
@@ -126,12 +109,12 @@ async function skip(list: ListQuery, count: number): Promise<Record<string, stri
  * One page of a list. Reads one item past the page to learn whether a next page exists; a filtered
  * list keeps reading until the page is full or the index ends.
  */
-export async function queryPage(list: ListQuery, request: PageRequest): Promise<Page> {
+export async function queryPage(list: ListQuery, request: PageRequest): Promise<Page<Item>> {
   let startKey: Record<string, unknown> | undefined;
   if (request.cursor) {
     startKey = cursorStart(list, request.cursor);
   } else if (request.page > 1) {
-    startKey = await skip(list, (request.page - 1) * request.pageSize);
+    startKey = await skip(list, skippedBefore(request));
   }
   const items: Item[] = [];
   for (;;) {
@@ -142,18 +125,7 @@ export async function queryPage(list: ListQuery, request: PageRequest): Promise<
     if (items.length > request.pageSize || !response.LastEvaluatedKey) break;
     startKey = response.LastEvaluatedKey;
   }
-  if (items.length === 0 && (request.page > 1 || request.cursor)) throw new InvalidPage();
-  const pageItems = items.slice(0, request.pageSize);
-  const cursorAfter = (index: number): string => {
-    const item = pageItems[index];
-    if (!item) throw new RangeError(`no item ${index} in a page of ${pageItems.length}`);
-    return cursorAfterItem(list, item);
-  };
-  return {
-    items: pageItems,
-    ...(items.length > request.pageSize ? { next: cursorAfter(pageItems.length - 1) } : {}),
-    cursorAfter,
-  };
+  return pageOfRead(request, items, (item) => cursorAfterItem(list, item), (item) => item);
 }
 
 /**

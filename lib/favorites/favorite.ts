@@ -9,7 +9,7 @@ import { INDEXES } from '#lib/db/table.ts';
 import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import { isoTimestamp } from '#lib/time.ts';
-import { profileFavoritesWrite } from '#lib/users/profile.ts';
+import { profileFavoritesWrite } from '#lib/profiles/profile.ts';
 
 // The favorite entity: one item per (post, user), keyed by the post's stable id so that it
 // survives renames, and listed per user (GSI1, newest first) for GET /users/detail/{u}/favorites.
@@ -78,7 +78,7 @@ async function removeChunk(favorites: Item[]): Promise<void> {
 
 /**
  * Removes every favorite of a deleted post and lowers each holder's profile total_favorites, by
- * the table's stream consumer (lib/posts/removal.ts): each favorite's delete and its holder's
+ * the table's stream consumer (lib/reactions/post-removal.ts): each favorite's delete and its holder's
  * decrement are one transaction conditioned on the favorite existing, so a record delivered again
  * decrements no one twice.
  */

@@ -1,10 +1,9 @@
 import type { Caller } from '#lib/auth/tokens.ts';
 import { batchGet, type BatchResult, type Item } from '#lib/db/batch.ts';
 import { keys, listPartitions, postLists } from '#lib/db/keys.ts';
-import { cursorAfterItem, cursorStart, queryItems, type ListQuery, type PageRequest } from '#lib/db/query.ts';
-import { InvalidPage } from '#lib/http/errors.ts';
-import { PAGE_SIZES, parsePageRequest, type ListedPage } from '#lib/http/paging.ts';
-import { listParams } from '#lib/posts/list.ts';
+import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/db/query.ts';
+import { PAGE_SIZES, pageOfRead, parsePageRequest, skippedBefore, type ListedPage, type PageRequest } from '#lib/pager.ts';
+import { listParams } from '#lib/lists/list.ts';
 import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
 import { profileDetail } from '#lib/users/detail.ts';
 import type { Input } from '#lib/validation.ts';
@@ -99,7 +98,7 @@ function matching(read: BatchResult, slug: string, favorite: Item): PostRecord |
  * left out, then up to one more than a page (to know whether another follows).
  */
 async function collect({ request, list }: Request, first: { items: Item[]; next?: Record<string, unknown> }, visible: (post: PostRecord) => boolean): Promise<Found[]> {
-  let skip = request.cursor ? 0 : (request.page - 1) * request.pageSize;
+  let skip = skippedBefore(request);
   const found: Found[] = [];
   let wave: { items: Item[]; next?: Record<string, unknown> } | undefined = first;
   while (wave) {
@@ -117,16 +116,5 @@ async function collect({ request, list }: Request, first: { items: Item[]; next?
 }
 
 function listedPage({ params, request, list }: Request, found: Found[]): ListedPage<PostRecord> {
-  const items = found.slice(0, request.pageSize);
-  if (items.length === 0 && (request.page > 1 || request.cursor)) throw new InvalidPage();
-  const cursorAfter = (index: number): string => {
-    const item = items[index];
-    if (!item) throw new RangeError(`no item ${index} in a page of ${items.length}`);
-    return cursorAfterItem(list, item.favorite);
-  };
-  return {
-    params,
-    request,
-    page: { items: items.map((item) => item.post), ...(found.length > request.pageSize ? { next: cursorAfter(items.length - 1) } : {}), cursorAfter },
-  };
+  return { params, request, page: pageOfRead(request, found, ({ favorite }) => cursorAfterItem(list, favorite), ({ post }) => post) };
 }

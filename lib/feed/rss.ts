@@ -1,12 +1,13 @@
 import { batchGet } from '#lib/db/batch.ts';
 import { EMPTY_BODY } from '#lib/http/body.ts';
 import { entityTag, type Validators } from '#lib/http/conditional.ts';
-import { openPostList, POST_LISTS } from '#lib/posts/list.ts';
+import { openPostList } from '#lib/lists/list.ts';
+import { POST_LISTS } from '#lib/lists/post-lists.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import { tagDetail, tagDetailReads } from '#lib/tags/detail.ts';
 import { rssDocument } from './document.ts';
 import { feedLinks } from './links.ts';
-import { latestFeedRemoval } from './removals.ts';
+import { latestFeedRemoval } from '#lib/posts/feed-removals.ts';
 
 // GET /feed: the 20 newest published posts (of one tag with ?tag=) as RSS 2.0. Read as page 1 of
 // GET /posts (or /posts/tagged/{slug}) with the feed's size, in two round trips: the list's

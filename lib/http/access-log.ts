@@ -1,21 +1,16 @@
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { lambdaFunctionName, provisionedConcurrency } from '#lib/config.ts';
 import { currentDynamoUsage, emptyUsage } from '#lib/db/usage.ts';
-import { log, refreshLogLevel, SERVICE_NAME } from '#lib/log.ts';
+import { log, refreshLogLevel } from '#lib/log.ts';
+import { metrics } from '#lib/metrics.ts';
 
 // The request log: one `request` line per request through the Powertools Logger (lib/log.ts, at
-// info) with its route, status, latency and DynamoDB cost, and in Lambda CloudWatch metrics in the
-// embedded metric format through Powertools Metrics (its `logMetrics` middleware publishes them
-// and a ColdStart metric). The line records only what is listed in RequestRecord, besides the
+// info) with its route, status, latency and DynamoDB cost, and in Lambda the request's metrics
+// (lib/metrics.ts), which Powertools' `logMetrics` middleware publishes with a ColdStart metric. The line records only what is listed in RequestRecord, besides the
 // Lambda context's fields: never a header, a query string, a body, a token or a password.
-
-export const METRICS_NAMESPACE = 'CommunityPosts';
-
-/** The metrics of the process: namespace CommunityPosts, dimension service=community-posts. */
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME });
 
 /** Everything one request's log line holds, besides what the logger adds. */
 export interface RequestRecord {

@@ -3,7 +3,7 @@ import jsonBodyParser from '@middy/http-json-body-parser';
 import urlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Input } from '#lib/validation.ts';
-import { ParseError, PayloadTooLarge, UnsupportedMediaType, ValidationError } from './errors.ts';
+import { ParseError, PayloadTooLarge, UnsupportedMediaType, ValidationError } from '#lib/errors.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -1,106 +1,44 @@
-// Typed API errors, thrown by every layer: each carries its HTTP status and its DRF-shaped body.
-// respond.ts is the one place that turns any thrown value into a response.
+import {
+  AuthenticationFailed,
+  Conflict,
+  MethodNotAllowed,
+  NotAuthenticated,
+  NotFound,
+  ParseError,
+  PayloadTooLarge,
+  PermissionDenied,
+  ServiceError,
+  ServiceUnavailable,
+  Throttled,
+  UnsupportedMediaType,
+  ValidationError,
+} from '#lib/errors.ts';
 
-export type ErrorBody = Record<string, unknown>;
+// The one mapping of the service's typed errors (lib/errors.ts) to HTTP: each error's status, its
+// DRF-shaped body and the headers it calls for. respond.ts turns anything thrown into a response
+// through it.
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ErrorBody,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(typeof body.detail === 'string' ? body.detail : `HTTP ${status}`);
-    this.name = new.target.name;
-  }
+export interface ErrorAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
 }
 
-/** 400 with `{"field": ["message", ...]}`. */
-export class ValidationError extends ApiError {
-  constructor(readonly fields: Record<string, string[]>) {
-    super(400, fields);
-  }
-}
+const answer = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): ErrorAnswer => ({ status, body, headers });
 
-/** 400 with `{"detail": ...}`: a body that could not be parsed. */
-export class ParseError extends ApiError {
-  constructor(detail: string) {
-    super(400, { detail });
-  }
-}
-
-export class NotAuthenticated extends ApiError {
-  constructor(detail = 'Authentication credentials were not provided.') {
-    super(401, { detail }, { 'WWW-Authenticate': 'Token' });
-  }
-}
-
-export class AuthenticationFailed extends ApiError {
-  constructor(detail = 'Invalid token.') {
-    super(401, { detail }, { 'WWW-Authenticate': 'Token' });
-  }
-}
-
-export class PermissionDenied extends ApiError {
-  constructor(detail: string) {
-    super(403, { detail });
-  }
-}
-
-export class NotFound extends ApiError {
-  constructor(detail = 'Not found.') {
-    super(404, { detail });
-  }
-}
-
-export class InvalidPage extends NotFound {
-  constructor() {
-    super('Invalid page.');
-  }
-}
-
-export class MethodNotAllowed extends ApiError {
-  constructor(method: string, allowed: string[]) {
-    super(405, { detail: `Method "${method}" not allowed.` }, { Allow: allowed.join(', ') });
-  }
-}
-
-export class Conflict extends ApiError {
-  constructor(detail: string) {
-    super(409, { detail });
-  }
-}
-
-export class PayloadTooLarge extends ApiError {
-  constructor(limitBytes: number) {
-    super(413, { detail: `Request body exceeds the limit of ${limitBytes} bytes.` });
-  }
-}
-
-export class UnsupportedMediaType extends ApiError {
-  constructor(contentType: string) {
-    super(415, { detail: `Unsupported media type "${contentType}" in request.` });
-  }
-}
-
-/** 503: contention or throttling outlasted the retry budget; the client may try again. */
-export class ServiceUnavailable extends ApiError {
-  constructor(retryAfterSeconds = 1) {
-    super(
-      503,
-      { detail: 'The service is busy. Please try again shortly.' },
-      { 'Retry-After': String(retryAfterSeconds) },
-    );
-  }
-}
-
-/** 429 as DRF's throttling answers it: how long to wait, in the body and in `Retry-After`. */
-export class Throttled extends ApiError {
-  constructor(readonly waitSeconds: number) {
-    const seconds = Math.max(1, Math.ceil(waitSeconds));
-    super(
-      429,
-      { detail: `Request was throttled. Expected available in ${seconds} second${seconds === 1 ? '' : 's'}.` },
-      { 'Retry-After': String(seconds) },
-    );
-  }
+/** The status, body and headers of a typed error; a ServiceError of no known kind is a 400 with its message. */
+export function errorAnswer(error: ServiceError): ErrorAnswer {
+  const detail = { detail: error.message };
+  if (error instanceof ValidationError) return answer(400, error.fields);
+  if (error instanceof ParseError) return answer(400, detail);
+  if (error instanceof NotAuthenticated || error instanceof AuthenticationFailed) return answer(401, detail, { 'WWW-Authenticate': 'Token' });
+  if (error instanceof PermissionDenied) return answer(403, detail);
+  if (error instanceof NotFound) return answer(404, detail);
+  if (error instanceof MethodNotAllowed) return answer(405, detail, { Allow: error.allowed.join(', ') });
+  if (error instanceof Conflict) return answer(409, detail);
+  if (error instanceof PayloadTooLarge) return answer(413, detail);
+  if (error instanceof UnsupportedMediaType) return answer(415, detail);
+  if (error instanceof Throttled) return answer(429, detail, { 'Retry-After': String(Math.max(1, Math.ceil(error.waitSeconds))) });
+  if (error instanceof ServiceUnavailable) return answer(503, detail, { 'Retry-After': String(error.retryAfterSeconds) });
+  return answer(400, detail);
 }

@@ -1,30 +1,11 @@
-import type { Item } from '#lib/db/batch.ts';
-import type { Page, PageRequest } from '#lib/db/query.ts';
+import type { ListedPage } from '#lib/pager.ts';
 import type { ApiRequest } from './endpoint.ts';
-import { InvalidPage } from './errors.ts';
 import { PAGE_BODY_BUDGET_BYTES } from './limits.ts';
 import { requestBase } from './request.ts';
 import { ok, type ApiResult } from './respond.ts';
 
-// Lists over HTTP: page-number paging with DRF's rules, the `Link: rel="next"` URL that carries the
-// cursor of the next page (lib/db/cursor.ts), and pages cut to what a Lambda response can hold.
-
-export const PAGE_SIZES = { users: 100, tags: 500, posts: 100 } as const;
-
-const POSITIVE_INTEGER = /^[1-9]\d{0,8}$/;
-
-export function parsePageRequest(params: Record<string, string | undefined>, maxPageSize: number): PageRequest {
-  const { page: rawPage, page_size: rawSize, cursor } = params;
-  let page = 1;
-  if (rawPage !== undefined) {
-    if (!POSITIVE_INTEGER.test(rawPage)) throw new InvalidPage();
-    page = Number(rawPage);
-  }
-  // As DRF: a page_size that is not a positive integer falls back to the default (the maximum).
-  let pageSize = maxPageSize;
-  if (rawSize !== undefined && POSITIVE_INTEGER.test(rawSize)) pageSize = Math.min(Number(rawSize), maxPageSize);
-  return { page, pageSize, ...(cursor ? { cursor } : {}) };
-}
+// Lists over HTTP: the `Link: rel="next"` URL that carries the cursor of the next page (the pages
+// themselves are lib/pager.ts's), and pages cut to what a Lambda response can hold.
 
 /** The absolute URL of the next page: the same path and parameters, the next page and cursor, on the request's own host (requestBase). */
 export function nextPageUrl(event: ApiRequest['event'], params: Record<string, string | undefined>, page: number, cursor: string): string {
@@ -70,13 +51,6 @@ export function fitPage<T>(items: readonly T[], shape: (item: T) => unknown, bud
     size += added;
   }
   return { body, cut: false };
-}
-
-/** A page of a list with what asked for it: the parameters a `Link` repeats and the page request. */
-export interface ListedPage<T = Item> {
-  params: Record<string, string | undefined>;
-  request: PageRequest;
-  page: Page<T>;
 }
 
 /**

@@ -3,7 +3,8 @@ import { resendBackoff, transientKind } from '#lib/db/retry.ts';
 import { describeError, log } from '#lib/log.ts';
 import { RetryableConflict } from '#lib/retry.ts';
 import { corsHeaders } from './cors.ts';
-import { ApiError, ServiceUnavailable } from './errors.ts';
+import { ServiceError, ServiceUnavailable } from '#lib/errors.ts';
+import { errorAnswer } from './errors.ts';
 
 /** What a handler returns: a status, an optional JSON body and extra headers. */
 export interface ApiResult {
@@ -27,15 +28,14 @@ export const noContent = (): ApiResult => ({ status: 204 });
  * try again after Retry-After seconds.
  */
 function busyResult(): ApiResult {
-  const busy = new ServiceUnavailable();
-  return { status: busy.status, body: busy.body, headers: busy.headers };
+  return errorAnswer(new ServiceUnavailable());
 }
 
 /** The one mapping from anything thrown to an HTTP answer. Unknown errors are logged, never shown. */
 export function errorResult(error: unknown, context: Record<string, unknown> = {}): ApiResult {
-  if (error instanceof ApiError) {
+  if (error instanceof ServiceError) {
     if (error instanceof ServiceUnavailable) log.warn('retry budget spent', { ...context, status: 503 });
-    return { status: error.status, body: error.body, headers: error.headers };
+    return errorAnswer(error);
   }
   if (error instanceof RetryableConflict || transientKind(error) || resendBackoff(error)) {
     log.warn('dynamodb unavailable', { ...context, ...describeError(error) });

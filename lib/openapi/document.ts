@@ -1,11 +1,11 @@
 import { DOCS_ASSETS } from '#lib/docs/swagger-ui.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/cors.ts';
-import { PAGE_SIZES } from '#lib/http/paging.ts';
+import { PAGE_SIZES } from '#lib/pager.ts';
 import { requestBase } from '#lib/http/request.ts';
-import { POST_SORTS } from '#lib/posts/list.ts';
+import { POST_SORTS } from '#lib/lists/post-lists.ts';
 import { API_PREFIX, ROUTES, routeMethods, type Route } from '#lib/routes.ts';
 import { MAX_SUFFIXED_SLUG_LENGTH } from '#lib/slugs/rules.ts';
-import { PROFILE_FIELDS, USERNAME_MAX_LENGTH } from '#lib/users/profile.ts';
+import { PROFILE_FIELDS, USERNAME_MAX_LENGTH } from '#lib/profiles/profile.ts';
 import { BODY_LIMIT_BYTES, BOOLEAN_TEXT_PATTERN, SCHEMAS, detail, fieldErrors, ref, type Schema } from './schemas.ts';
 
 // The OpenAPI 3.1 document of the whole API, built from the route table and the modules that
@@ -303,7 +303,7 @@ const paged = (list: keyof typeof PAGE_SIZES, item: string, example: unknown): R
   },
 });
 
-/** The body a GET of a list may carry its parameters in (`listParams` of lib/posts/list.ts). */
+/** The body a GET of a list may carry its parameters in (`listParams` of lib/lists/list.ts). */
 const listRequestBody = (schema: string): JsonObject => ({
   description: LIST_PARAMETER_SOURCES,
   required: false,

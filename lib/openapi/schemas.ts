@@ -4,7 +4,7 @@ import { POST_LIMITS } from '#lib/posts/limits.ts';
 import { MAX_SLUG_LENGTH, MAX_SUFFIXED_SLUG_LENGTH } from '#lib/slugs/rules.ts';
 import { TAG_TITLE_MAX_LENGTH } from '#lib/tags/tag.ts';
 import { ROUTES } from '#lib/routes.ts';
-import { PROFILE_SPECS, USERNAME_MAX_LENGTH } from '#lib/users/profile.ts';
+import { PROFILE_SPECS, USERNAME_MAX_LENGTH } from '#lib/profiles/profile.ts';
 import { BOOLEAN_TEXTS, type FieldSpec } from '#lib/validation.ts';
 
 // The JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the document: resources, request bodies
@@ -119,7 +119,7 @@ function postInput(form: boolean, partial: boolean): Schema {
   };
 }
 
-/** The parameters of the post lists (lib/posts/list.ts) that a GET may send in its body instead. */
+/** The parameters of the post lists (lib/lists/list.ts) that a GET may send in its body instead. */
 const LIST_BODY_FIELDS: Record<string, { description: string; examples?: unknown[] }> = {
   q: { description: 'As the query parameter `q`.', examples: ['serverless'] },
   sort: { description: 'As the query parameter `sort`: `newest`, `featured`, `views`, `votes` or `active`; any other value lists the newest first.', examples: ['views'] },

@@ -1,5 +1,5 @@
 import type { Caller } from '#lib/auth/tokens.ts';
-import { NotFound, PermissionDenied } from '#lib/http/errors.ts';
+import { NotFound, PermissionDenied } from '#lib/errors.ts';
 import { isVisibleTo, type PostRecord } from './post.ts';
 
 // Who may see and who may change a post, and the version a change was based on.

@@ -1,7 +1,7 @@
 import type { Item } from '#lib/db/batch.ts';
 import { keyOf, keyString, keys } from '#lib/db/keys.ts';
 import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
-import { feedRemovalWrites } from '#lib/feed/removals.ts';
+import { feedRemovalWrites } from '#lib/posts/feed-removals.ts';
 import { candidateIndex } from '#lib/slugs/rules.ts';
 import { slugFreedWrite, SlugTaken } from '#lib/slugs/tickets.ts';
 import { newTagWrites, type TagRef } from '#lib/tags/tag.ts';

@@ -1,6 +1,6 @@
 import type { TxWrite } from '#lib/db/transact.ts';
 import { newTagWrites, tagCounterWrite, type TagRef } from '#lib/tags/tag.ts';
-import { profileCounterWrite } from '#lib/users/profile.ts';
+import { profileCounterWrite } from '#lib/profiles/profile.ts';
 import type { PostRecord } from './post.ts';
 
 const published = (post: PostRecord | null) => (post?.publish ? 1 : 0);

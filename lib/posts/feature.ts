@@ -1,4 +1,4 @@
-import { NotFound } from '#lib/http/errors.ts';
+import { NotFound } from '#lib/errors.ts';
 import { withRetries } from '#lib/retry.ts';
 import { commitPostChange } from './changes.ts';
 import { getPost } from './get.ts';

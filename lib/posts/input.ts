@@ -1,4 +1,4 @@
-import { ValidationError } from '#lib/http/errors.ts';
+import { ValidationError } from '#lib/errors.ts';
 import { slugify } from '#lib/slugs/slugify.ts';
 import { TAG_TITLE_MAX_LENGTH } from '#lib/tags/tag.ts';
 import { check, MESSAGES, type Input } from '#lib/validation.ts';

@@ -18,7 +18,7 @@ export function firstVisitWrite(postId: string, userId: number, onVisited: () =>
 
 /**
  * Removes every visit of a post, page by page: after the post's deletion, by the table's stream
- * consumer (lib/posts/removal.ts). Its id is never reused, so its visits are garbage; running it
+ * consumer (lib/reactions/post-removal.ts). Its id is never reused, so its visits are garbage; running it
  * again finds nothing to remove. A failure is thrown, so that the stream record is retried.
  */
 export async function removeVisits(postId: string): Promise<void> {

@@ -1,8 +1,8 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { searchTableName } from '#lib/config.ts';
-import { batchGet, batchPut, type Item } from '#lib/db/batch.ts';
+import { batchDelete, batchGet, batchPut, type Item } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
-import { keys, postLists, type Key } from '#lib/db/keys.ts';
+import { keys, keyString, postLists, type Key } from '#lib/db/keys.ts';
 import { postTextFromItem, type PostText } from '#lib/posts/post.ts';
 import { postWords, type SearchableText } from './words.ts';
 
@@ -26,8 +26,12 @@ export function indexedWord(word: string): string {
   return characters.length <= INDEXED_WORD_LENGTH ? word : characters.slice(0, INDEXED_WORD_LENGTH).join('');
 }
 
-/** The fields a posting copies: a change of one of them rewrites every posting of the post. */
-const LISTED = ['slug', 'author', 'author_id', 'created', 'publish', 'is_featured', 'tag_slugs'] as const;
+/**
+ * The fields a posting copies: a change of one of them rewrites every posting of the post. Not the
+ * tags nor the featured flag: a search tells a tag's list and the featured posts by their entries
+ * (lib/lists/ranking.ts), so that retagging or featuring a post writes no posting.
+ */
+const LISTED = ['slug', 'author', 'author_id', 'created', 'publish'] as const;
 
 /** What the index knows of a post: from its text item (a stream image), the list fields, the searched text and the version. */
 const INDEXED = ['id', ...LISTED, 'text_version', 'title', 'description', 'keywords', 'meta_description'] as const;
@@ -66,8 +70,6 @@ export function postingFromItem(item: Item): Posting {
     author_id: Number(item.author_id),
     created: String(item.created),
     publish: item.publish === true,
-    is_featured: item.is_featured === true,
-    tag_slugs: Array.isArray(item.tag_slugs) ? item.tag_slugs.map(String) : [],
     text_version: Number(item.text_version ?? 0),
   };
 }
@@ -77,6 +79,8 @@ export interface PostingChange {
   puts: Item[];
   /** The text the puts come from and their words (undefined without puts). */
   written?: { post: IndexedPost; words: string[] };
+  /** A text removed with no text after it under its key: a deletion, or the old slug of a rename. */
+  removed?: IndexedPost;
   /** Postings to delete if they were written before version `below`. */
   deletes: { key: Key; below: number }[];
 }
@@ -94,7 +98,7 @@ export function postingChange(before: IndexedPost | undefined, after: IndexedPos
     return { ...postingChange(undefined, after), deletes: removal.deletes };
   }
   const old = before ? indexedWords(before) : new Set<string>();
-  if (!after) return { puts: [], deletes: [...old].map((word) => ({ key: keys.posting(word, before!.id), below: before!.text_version + 1 })) };
+  if (!after) return { puts: [], deletes: [...old].map((word) => ({ key: keys.posting(word, before!.id), below: before!.text_version + 1 })), removed: before! };
   const now = indexedWords(after);
   const rewriteAll = !before || LISTED.some((name) => JSON.stringify(before[name]) !== JSON.stringify(after[name]));
   const words = [...now].filter((word) => rewriteAll || !old.has(word));
@@ -174,6 +178,23 @@ async function repairPuts({ post, words }: Written): Promise<Written | undefined
 }
 
 /**
+ * The deletes of a removed text, as the post now stands (its `mine` entry, read consistently, is
+ * there exactly as long as the post): a post deleted for good has every posting deleted in
+ * batches, unconditioned (its id is never used again, and a late put of it is repaired as any
+ * other); a post renamed away from this slug keeps the words its current text has, so only the
+ * others are deleted, conditioned as usual. A rename then costs the words it changed, not two
+ * writes a word.
+ */
+async function removalDeletes(removed: IndexedPost, deletes: PostingChange['deletes']): Promise<{ conditional: PostingChange['deletes']; unconditioned: Key[] }> {
+  const entry = (await batchGet([keys.postEntry(removed.id, postLists.mine)])).get(keys.postEntry(removed.id, postLists.mine));
+  if (!entry) return { conditional: [], unconditioned: deletes.map(({ key }) => key) };
+  const current = indexedPost((await batchGet([keys.post(String(entry.slug))])).get(keys.post(String(entry.slug))));
+  if (current?.id !== removed.id) return { conditional: deletes, unconditioned: [] };
+  const kept = new Set([...indexedWords(current)].map((word) => keyString(keys.posting(word, removed.id))));
+  return { conditional: deletes.filter(({ key }) => !kept.has(keyString(key))), unconditioned: [] };
+}
+
+/**
  * Applies a change. The puts go out in batches (BatchWriteItem, 25 postings a call: a new post of
  * 1.5 KB has some 220 words), unconditioned, and are then checked against the post's current text
  * version (one consistent read of its stats item); only when a newer text came first are they
@@ -182,6 +203,11 @@ async function repairPuts({ post, words }: Written): Promise<Written | undefined
  * index as it is. Throws on any other failure (the stream record is then retried).
  */
 export async function applyPostingChange(change: PostingChange): Promise<void> {
-  await Promise.all([batchPut(change.puts, searchTableName()), conditionalWrites(change.deletes.map(conditionalDelete))]);
+  const deletes = change.removed ? await removalDeletes(change.removed, change.deletes) : { conditional: change.deletes, unconditioned: [] };
+  await Promise.all([
+    batchPut(change.puts, searchTableName()),
+    batchDelete(deletes.unconditioned, searchTableName()),
+    conditionalWrites(deletes.conditional.map(conditionalDelete)),
+  ]);
   for (let written = change.written; written && !(await stillCurrent(written.post)); ) written = await repairPuts(written);
 }

@@ -5,8 +5,8 @@ import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { lambdaFunctionName } from '#lib/config.ts';
 import { emptyUsage, withDynamoUsage } from '#lib/db/usage.ts';
-import { metrics } from '#lib/http/access-log.ts';
 import { describeError, log, refreshLogLevel } from '#lib/log.ts';
+import { metrics } from '#lib/metrics.ts';
 import { withBudget } from '#lib/retry.ts';
 import { tracing } from '#lib/tracing.ts';
 import { batchLagMs, tableChange, type TableChange } from './records.ts';
@@ -40,7 +40,7 @@ export interface BatchOutcome {
 }
 
 /** Items whose records are handled at once: records of one item stay in their order. */
-export const ITEMS_IN_FLIGHT = 6;
+export const ITEMS_IN_FLIGHT = 12;
 
 /** The item a record is about (its keys): the stream orders the records of one item only. */
 const itemOf = (record: DynamoDBRecord) => JSON.stringify(record.dynamodb?.Keys ?? record.eventID ?? '');

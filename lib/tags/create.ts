@@ -2,7 +2,7 @@ import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult, type Item } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { transactWrite } from '#lib/db/transact.ts';
-import { Conflict } from '#lib/http/errors.ts';
+import { Conflict } from '#lib/errors.ts';
 import { firstFreeSlug } from '#lib/slugs/free-slug.ts';
 import { withRetries } from '#lib/retry.ts';
 import { SlugContention, SlugTaken } from '#lib/slugs/tickets.ts';

@@ -1,6 +1,6 @@
 import type { BatchResult, Item } from '#lib/db/batch.ts';
 import type { Key } from '#lib/db/keys.ts';
-import { NotFound } from '#lib/http/errors.ts';
+import { NotFound } from '#lib/errors.ts';
 import { tagKey } from './tag.ts';
 
 /** What GET /tags/detail/{slug} reads with the token: the tag, unless the slug cannot exist. */

@@ -1,4 +1,4 @@
-import { ValidationError } from '#lib/http/errors.ts';
+import { ValidationError } from '#lib/errors.ts';
 import { isValidSlug, MAX_SLUG_LENGTH } from '#lib/slugs/rules.ts';
 import { slugify } from '#lib/slugs/slugify.ts';
 import { check, type Input } from '#lib/validation.ts';

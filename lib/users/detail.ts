@@ -1,7 +1,7 @@
 import type { BatchResult, Item } from '#lib/db/batch.ts';
 import type { Key } from '#lib/db/keys.ts';
-import { NotFound } from '#lib/http/errors.ts';
-import { profileKey } from './profile.ts';
+import { NotFound } from '#lib/errors.ts';
+import { profileKey } from '#lib/profiles/profile.ts';
 
 /** What a profile's routes read with the token: the profile, unless the username cannot exist. */
 export function profileReads(username: string): Key[] {

@@ -7,10 +7,10 @@ import type { BatchResult } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { TTL_ATTRIBUTE } from '#lib/db/table.ts';
 import { tx } from '#lib/db/transact.ts';
-import { AuthenticationFailed, NotFound, PermissionDenied, ValidationError } from '#lib/http/errors.ts';
+import { AuthenticationFailed, NotFound, PermissionDenied, ValidationError } from '#lib/errors.ts';
 import { epochSeconds } from '#lib/time.ts';
 import { check, type Input } from '#lib/validation.ts';
-import { USERNAME_MAX_LENGTH } from './profile.ts';
+import { USERNAME_MAX_LENGTH } from '#lib/profiles/profile.ts';
 
 export const WRONG_PASSWORD = 'Wrong password.';
 

@@ -7,10 +7,10 @@ import { signupAttemptLimit, signupClosedByDeployment } from '#lib/config.ts';
 import { batchGet } from '#lib/db/batch.ts';
 import { keys } from '#lib/db/keys.ts';
 import { transactWrite, tx } from '#lib/db/transact.ts';
-import { PermissionDenied, Throttled, ValidationError } from '#lib/http/errors.ts';
+import { PermissionDenied, Throttled, ValidationError } from '#lib/errors.ts';
 import { epochSeconds, isoTimestamp } from '#lib/time.ts';
 import { check, type Input } from '#lib/validation.ts';
-import { USERNAME_MAX_LENGTH } from './profile.ts';
+import { USERNAME_MAX_LENGTH } from '#lib/profiles/profile.ts';
 import { signupClosed, signupSettingKey } from './signup-setting.ts';
 import { isValidUsername, USERNAME_MESSAGES } from './username.ts';
 

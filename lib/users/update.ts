@@ -2,10 +2,10 @@ import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
 import type { BatchResult, Item } from '#lib/db/batch.ts';
 import { keys } from '#lib/db/keys.ts';
 import { transactWrite, tx } from '#lib/db/transact.ts';
-import { AuthenticationFailed, PermissionDenied } from '#lib/http/errors.ts';
+import { AuthenticationFailed, PermissionDenied } from '#lib/errors.ts';
 import { validate, type Input } from '#lib/validation.ts';
 import { profileDetail } from './detail.ts';
-import { PROFILE_SPECS } from './profile.ts';
+import { PROFILE_SPECS } from '#lib/profiles/profile.ts';
 
 /**
  * PUT /users/detail/{username}: the owner sets any subset of the editable fields (others keep

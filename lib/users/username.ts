@@ -1,4 +1,4 @@
-import { USERNAME_MAX_LENGTH } from './profile.ts';
+import { USERNAME_MAX_LENGTH } from '#lib/profiles/profile.ts';
 
 // The username rules of a sign-up, with Django's texts (UnicodeUsernameValidator, unique username).
 

@@ -1,6 +1,6 @@
 import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
-import { PermissionDenied } from '#lib/http/errors.ts';
+import { PermissionDenied } from '#lib/errors.ts';
 import { visiblePost } from '#lib/posts/access.ts';
 import { commitPostChange } from '#lib/posts/changes.ts';
 import { postToChange, type PostRecord } from '#lib/posts/post.ts';

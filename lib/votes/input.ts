@@ -1,4 +1,4 @@
-import { ValidationError } from '#lib/http/errors.ts';
+import { ValidationError } from '#lib/errors.ts';
 import { MESSAGES, type Input } from '#lib/validation.ts';
 import { VOTE_VALUES, type VoteValue } from './vote.ts';
 

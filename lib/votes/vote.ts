@@ -51,7 +51,7 @@ export function voteState(vote: VoteValue | null, post: Pick<PostRecord, 'rating
 
 /**
  * Removes every vote of a deleted post, page by page (the table's stream consumer,
- * lib/posts/removal.ts). The post's counts went with its stats item; its id is never reused, so
+ * lib/reactions/post-removal.ts). The post's counts went with its stats item; its id is never reused, so
  * running this again finds nothing to remove.
  */
 export async function removeVotes(postId: string): Promise<void> {

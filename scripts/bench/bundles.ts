@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLING, PROJECT_ROOT, tracerDefine } from '../../infra/api-function.ts';
-import { searchPath, TRACING_VARIABLE } from '#lib/config.ts';
+import { TRACING_VARIABLE } from '#lib/config.ts';
+import { searchPath } from '../local/settings.ts';
 import { FALLBACK_HANDLER, ROUTES } from '#lib/routes.ts';
 import { spread, type Spread } from './stats.ts';
 

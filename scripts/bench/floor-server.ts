@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localSettings } from '#lib/config.ts';
+import { localSettings } from '../local/settings.ts';
 import { handler } from './floor-handler.ts';
 
 // The HTTP floor of part 3: the floor handler (one GetItem) behind the plainest node:http server,

@@ -6,7 +6,7 @@ import { awsRegion, dynamodbEndpoint, localCredentials, searchTableName, tableNa
 import { createTableInput } from '#lib/db/table.ts';
 import { postItems } from '#lib/posts/changes.ts';
 import { newPost, postTextItem, type PostRecord } from '#lib/posts/post.ts';
-import { FRESH_MS } from '#lib/posts/search.ts';
+import { FRESH_MS } from '#lib/lists/search.ts';
 import { indexedPost, postingChange } from '#lib/search/postings.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import { attachMeter, type Usage } from './meter.ts';
@@ -65,7 +65,7 @@ function benchPost(i: number, author: string, description: string, micros: numbe
  * (postItems) and its search postings, as the stream consumer writes them for a new text
  * (postingChange from nothing to the text item). The posts are created one second apart, the
  * newest a minute before the load: a search also reads the posts changed in the last FRESH_MS
- * (lib/posts/search.ts), and the bench measures a site whose posts are older than that.
+ * (lib/lists/search.ts), and the bench measures a site whose posts are older than that.
  */
 function* seedBatches(count: number, author: string, description: (i: number) => string, progress: (posts: number) => void): Generator<{ table: string; items: Item[] }> {
   const newest = nowMicros() - 6 * FRESH_MS * 1000;

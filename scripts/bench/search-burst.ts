@@ -1,7 +1,8 @@
 import './environment.ts';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { awsRegion, positiveSetting, tableName, useDefaults } from '#lib/config.ts';
+import { awsRegion, positiveSetting, tableName } from '#lib/config.ts';
+import { useDefaults } from '../local/settings.ts';
 import { randomSource } from '../seed/content.ts';
 import { fetchInit } from '../local/client-request.ts';
 import { startStreamPollers } from '../local/stream-poller.ts';

@@ -3,7 +3,7 @@ import { freePort } from '../local/free-port.ts';
 export { freePort };
 import { randomUUID } from 'node:crypto';
 import { createUser } from '#lib/auth/create-account.ts';
-import { useTable } from '#lib/config.ts';
+import { useTable } from '../local/settings.ts';
 import { resetDb } from '#lib/db/client.ts';
 import { startEmulator, type Emulator } from '../local/dynamodb-local.ts';
 import { ensureTable } from '../local/ensure-table.ts';

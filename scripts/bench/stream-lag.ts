@@ -1,7 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { awsRegion, positiveSetting, searchTableName, tableName, useDefaults } from '#lib/config.ts';
+import { awsRegion, positiveSetting, searchTableName, tableName } from '#lib/config.ts';
+import { useDefaults } from '../local/settings.ts';
 import { db } from '#lib/db/client.ts';
 import { keys, postingPartition, postLists } from '#lib/db/keys.ts';
 import { newPost, postTextItem } from '#lib/posts/post.ts';
@@ -12,7 +13,7 @@ import { startBenchStack } from './stack.ts';
 
 // The lag of the table's stream consumer, end to end on the local stack, as a client polling
 // DynamoDB sees it: from the deletion of a post's `mine` entry (what a post's deletion does,
-// lib/posts/removal.ts) to the moment its visits are gone, and from the write of a post's text item
+// lib/reactions/post-removal.ts) to the moment its visits are gone, and from the write of a post's text item
 // to the moment the search index holds its words (lib/search/indexing.ts). Both take in the stream
 // poller's interval (250 ms, Lambda's rate), the consumer's invocation and its calls.
 //

@@ -2,7 +2,7 @@ import { fixed, quantile } from '../bench/stats.ts';
 import type { Usage } from '../bench/meter.ts';
 import type { DriveResult, Sample } from './drive.ts';
 import { MIX } from './mix.ts';
-import type { RequestUsage } from './usage.ts';
+import type { RequestUsage } from '../local/request-usage.ts';
 
 // The figures of a run, and their Markdown: throughput, latency, status codes, and DynamoDB calls
 // and capacity per request, overall and per operation kind of the mix.

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, localCredentials, searchTableOf, tableName, useVariables } from '#lib/config.ts';
+import { awsRegion, corsAllowedOrigins, dynamodbEndpoint, localCredentials, searchTableOf, tableName } from '#lib/config.ts';
+import { useVariables } from './settings.ts';
 import { onRequestLogged, type RequestRecord } from '#lib/http/access-log.ts';
 import { allowedOrigin, type CorsConfiguration } from '#lib/http/cors.ts';
 import { LAMBDA_RESPONSE_LIMIT_BYTES } from '#lib/http/limits.ts';

@@ -1,6 +1,6 @@
 import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
 import type { Context } from 'aws-lambda';
-import { runConcurrentInvocations } from '#lib/config.ts';
+import { runConcurrentInvocations } from './settings.ts';
 import { dynamodb } from '#lib/db/client.ts';
 import type { LocalFunction } from './deployment.ts';
 import { routeThroughGuard, runAsFunction } from './function-identity.ts';

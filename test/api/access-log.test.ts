@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { METRICS_NAMESPACE } from '#lib/http/access-log.ts';
+import { METRICS_NAMESPACE } from '#lib/metrics.ts';
 import { SERVICE_NAME } from '#lib/log.ts';
 import { API_PREFIX } from '#lib/routes.ts';
 import { startApi, type TestApi, type TestUser } from '../support/api.ts';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { childEnvironment } from '#lib/config.ts';
+import { childEnvironment } from '../../scripts/local/settings.ts';
 import { unique } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceUnavailable, NotFound } from '#lib/http/errors.ts';
+import { ServiceUnavailable, NotFound } from '#lib/errors.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
 import { postFromItems, type PostRecord } from '#lib/posts/post.ts';
 import { matchesQuery, postWords, queryWords } from '#lib/search/words.ts';

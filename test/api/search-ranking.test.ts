@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchPut, type Item } from '#lib/db/batch.ts';
 import { postItems } from '#lib/posts/changes.ts';
 import { newPost, type PostRecord } from '#lib/posts/post.ts';
-import { LEADING_LIMIT } from '#lib/posts/search.ts';
+import { LEADING_LIMIT } from '#lib/lists/search.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import { countDynamoDbCalls, type CallCounter } from '../support/dynamodb-calls.ts';
 import { useApi } from '../support/fixture.ts';
 import { nextLink } from '../support/link.ts';
 
 // A search sorted by views, votes or activity on a site larger than the leading entries a search
-// reads (lib/posts/search.ts): where the matches among them fill the page it is ranked from them
+// reads (lib/lists/search.ts): where the matches among them fill the page it is ranked from them
 // (two round trips), else from the matches' own entries (three); either way the pages are the
 // site's order. The site is written straight into the table through the project's item builders
 // (as a large site's data would be there), and the stream consumer indexes it, as deployed.

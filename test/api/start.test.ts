@@ -4,7 +4,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { childEnvironment } from '#lib/config.ts';
+import { childEnvironment } from '../../scripts/local/settings.ts';
 import { freePort } from '../../scripts/local/free-port.ts';
 import { useApi } from '../support/fixture.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '#lib/auth/authenticate.ts';
 import { keys } from '#lib/db/keys.ts';
-import { AuthenticationFailed } from '#lib/http/errors.ts';
+import { AuthenticationFailed } from '#lib/errors.ts';
 import { createPost as createPostOf, createReads, parseCreate } from '#lib/posts/create.ts';
 import { deletePost } from '#lib/posts/delete.ts';
 import { postReads, viewPost } from '#lib/posts/detail.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authenticate } from '#lib/auth/authenticate.ts';
 import { keys } from '#lib/db/keys.ts';
-import { AuthenticationFailed } from '#lib/http/errors.ts';
+import { AuthenticationFailed } from '#lib/errors.ts';
 import { postReads } from '#lib/posts/detail.ts';
 import { castVote } from '#lib/votes/cast.ts';
 import { createPost, unique } from '../support/api.ts';

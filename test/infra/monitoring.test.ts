@@ -12,7 +12,7 @@ import { stackRouteKeys } from '../../infra/route-keys.ts';
 import { DEFAULT_SETTINGS, type DeploySettings } from '../../infra/settings.ts';
 import { TABLE_STREAM_CONSUMER } from '../../infra/streams.ts';
 import { INDEXES } from '#lib/db/table.ts';
-import { METRICS_NAMESPACE } from '#lib/http/access-log.ts';
+import { METRICS_NAMESPACE } from '#lib/metrics.ts';
 import { SERVICE_NAME } from '#lib/log.ts';
 import { API_PREFIX, ROUTES } from '#lib/routes.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { childEnvironment, runConcurrentInvocations } from '#lib/config.ts';
+import { childEnvironment, runConcurrentInvocations } from '../../scripts/local/settings.ts';
 
 describe('childEnvironment', () => {
   afterEach(() => vi.unstubAllEnvs());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { feedRemovalWrites } from '#lib/feed/removals.ts';
+import { feedRemovalWrites } from '#lib/posts/feed-removals.ts';
 import { element, xmlText } from '#lib/feed/xml.ts';
 import { conditionalResult, entityTag, noneMatch, notModified, parseHttpDate } from '#lib/http/conditional.ts';
 import { postRecord as post, useTableName } from './records.ts';

@@ -5,7 +5,7 @@ import { BatchResult } from '#lib/db/batch.ts';
 import { postFromItems, postStatsItem, postTextItem, postToApi, postToChange, type PostRecord } from '#lib/posts/post.ts';
 import { RetryableConflict } from '#lib/retry.ts';
 import { newTagWrites, tagToApi } from '#lib/tags/tag.ts';
-import { newProfileItem, PROFILE_FIELDS, profileKey, profileToApi } from '#lib/users/profile.ts';
+import { newProfileItem, PROFILE_FIELDS, profileKey, profileToApi } from '#lib/profiles/profile.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import { EMPTY_PROFILE_FIELDS, POST_FIELDS, PROFILE_FIELDS as PROFILE_API_FIELDS, TAG_FIELDS } from '../support/contract.ts';
 import { CREATED, MODIFIED, POST_ID as ID, postRecord as post, useTableName } from './records.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '#lib/db/batch.ts';
-import type { Page } from '#lib/db/query.ts';
+import type { Page } from '#lib/pager.ts';
 import type { ApiRequest } from '#lib/http/endpoint.ts';
 import { LAMBDA_RESPONSE_LIMIT_BYTES, PAGE_BODY_BUDGET_BYTES } from '#lib/http/limits.ts';
 import { escapedSize, fitPage, pagedResult } from '#lib/http/paging.ts';
@@ -79,7 +79,7 @@ describe('pagedResult', () => {
   const pageRequest = { page: 1, pageSize: 100 };
 
   /** A page of these items, as lib/db/query.ts builds it, with readable cursors. */
-  function pageOf(all: Synthetic[], hasNext: boolean): Page {
+  function pageOf(all: Synthetic[], hasNext: boolean): Page<Item> {
     const cursorAfter = (index: number) => `after-${all[index]!.id}`;
     return { items: all as unknown as Item[], ...(hasNext ? { next: cursorAfter(all.length - 1) } : {}), cursorAfter };
   }

@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { InvalidPage } from '#lib/http/errors.ts';
+import { InvalidPage } from '#lib/errors.ts';
+import { errorResult } from '#lib/http/respond.ts';
 import { decodeCursor, encodeCursor } from '#lib/db/cursor.ts';
-import { nextPageUrl, PAGE_SIZES, parsePageRequest } from '#lib/http/paging.ts';
+import { nextPageUrl } from '#lib/http/paging.ts';
+import { PAGE_SIZES, parsePageRequest } from '#lib/pager.ts';
 
 const ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK'];
 const PARTITION = { attribute: 'GSI1PK', value: 'TAGS' };
@@ -17,8 +19,7 @@ function expectInvalidPage(run: () => unknown): void {
     thrown = error;
   }
   expect(thrown).toBeInstanceOf(InvalidPage);
-  expect((thrown as InvalidPage).status).toBe(404);
-  expect((thrown as InvalidPage).body).toEqual({ detail: 'Invalid page.' });
+  expect(errorResult(thrown)).toMatchObject({ status: 404, body: { detail: 'Invalid page.' } });
 }
 
 describe('page sizes', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '#lib/http/errors.ts';
+import { ValidationError } from '#lib/errors.ts';
 import { parsePostInput } from '#lib/posts/input.ts';
 import { POST_LIMITS } from '#lib/posts/limits.ts';
 import type { Input } from '#lib/validation.ts';

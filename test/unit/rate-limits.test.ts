@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { counterFor, countOf, exhausted } from '#lib/auth/rate-limits.ts';
 import { TTL_ATTRIBUTE } from '#lib/db/table.ts';
-import { Throttled } from '#lib/http/errors.ts';
+import { Throttled } from '#lib/errors.ts';
+import { errorResult } from '#lib/http/respond.ts';
 
 const SETTING = { max: 3, windowSeconds: 900 };
 
 describe('Throttled', () => {
   it("answers DRF's 429 body with Retry-After, in whole seconds, singular for 1", () => {
-    expect(new Throttled(1)).toMatchObject({ status: 429, body: { detail: 'Request was throttled. Expected available in 1 second.' }, headers: { 'Retry-After': '1' } });
-    expect(new Throttled(59.2)).toMatchObject({ body: { detail: 'Request was throttled. Expected available in 60 seconds.' }, headers: { 'Retry-After': '60' } });
-    expect(new Throttled(0)).toMatchObject({ body: { detail: 'Request was throttled. Expected available in 1 second.' }, headers: { 'Retry-After': '1' } });
+    expect(errorResult(new Throttled(1))).toMatchObject({ status: 429, body: { detail: 'Request was throttled. Expected available in 1 second.' }, headers: { 'Retry-After': '1' } });
+    expect(errorResult(new Throttled(59.2))).toMatchObject({ body: { detail: 'Request was throttled. Expected available in 60 seconds.' }, headers: { 'Retry-After': '60' } });
+    expect(errorResult(new Throttled(0))).toMatchObject({ body: { detail: 'Request was throttled. Expected available in 1 second.' }, headers: { 'Retry-After': '1' } });
   });
 });
 

@@ -9,7 +9,6 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import {
-  ApiError,
   AuthenticationFailed,
   Conflict,
   InvalidPage,
@@ -19,10 +18,12 @@ import {
   ParseError,
   PayloadTooLarge,
   PermissionDenied,
+  ServiceError,
   ServiceUnavailable,
+  Throttled,
   UnsupportedMediaType,
   ValidationError,
-} from '#lib/http/errors.ts';
+} from '#lib/errors.ts';
 import { created, errorResult, noContent, ok, toHttpResponse, type ApiResult } from '#lib/http/respond.ts';
 import { RetryableConflict } from '#lib/retry.ts';
 
@@ -53,7 +54,7 @@ afterEach(() => {
 });
 
 describe('errorResult: API errors', () => {
-  it.each<[string, ApiError, ApiResult]>([
+  it.each<[string, ServiceError, ApiResult]>([
     ['ValidationError', new ValidationError({ title: ['This field is required.'], tags: ['Too many.', 'Too long.'] }), { status: 400, body: { title: ['This field is required.'], tags: ['Too many.', 'Too long.'] }, headers: {} }],
     ['ParseError', new ParseError('JSON parse error - Expecting value.'), { status: 400, body: { detail: 'JSON parse error - Expecting value.' }, headers: {} }],
     ['NotAuthenticated', new NotAuthenticated(), { status: 401, body: { detail: 'Authentication credentials were not provided.' }, headers: { 'WWW-Authenticate': 'Token' } }],
@@ -68,6 +69,7 @@ describe('errorResult: API errors', () => {
     ['UnsupportedMediaType', new UnsupportedMediaType('text/xml'), { status: 415, body: { detail: 'Unsupported media type "text/xml" in request.' }, headers: {} }],
     ['ServiceUnavailable', new ServiceUnavailable(), BUSY],
     ['ServiceUnavailable (5 s)', new ServiceUnavailable(5), { ...BUSY, headers: { 'Retry-After': '5' } }],
+    ['Throttled', new Throttled(1.2), { status: 429, body: { detail: 'Request was throttled. Expected available in 2 seconds.' }, headers: { 'Retry-After': '2' } }],
   ])('%s: its status, body and headers', (_, error, expected) => {
     expect(errorResult(error)).toEqual(expected);
   });

@@ -178,8 +178,6 @@ describe('indexedPost', () => {
       author_id: 7,
       created: CREATED,
       publish: true,
-      is_featured: true,
-      tag_slugs: ['go', 'rust'],
       text_version: 2,
       title: 'Hello World',
       description: 'Some **Markdown**.',
@@ -188,22 +186,17 @@ describe('indexedPost', () => {
     });
   });
 
-  it('reads a draft, null texts and no tags', () => {
-    expect(indexedPost(postTextItem(post({ publish: false, keywords: null, tags: [], tag_slugs: [] })))).toMatchObject({
-      publish: false,
-      is_featured: false,
-      keywords: null,
-      meta_description: null,
-      tag_slugs: [],
-    });
+  it('reads a draft and null texts, and neither the tags nor the featured flag (a search tells those by the entries)', () => {
+    const read = indexedPost(postTextItem(post({ publish: false, is_featured: true, keywords: null })));
+    expect(read).toMatchObject({ publish: false, keywords: null, meta_description: null });
+    expect(read).not.toHaveProperty('is_featured');
+    expect(read).not.toHaveProperty('tag_slugs');
   });
 
-  it('reads missing flags as false, missing tags as none and a missing text_version as 0', () => {
+  it('reads a missing publish flag as false and a missing text_version as 0', () => {
     const { id, slug, author, author_id, created, title, description } = postTextItem(post());
     expect(indexedPost({ id, slug, author, author_id, created, title, description })).toMatchObject({
       publish: false,
-      is_featured: false,
-      tag_slugs: [],
       text_version: 0,
       keywords: null,
       meta_description: null,
@@ -237,8 +230,6 @@ describe('postingChange', () => {
         author_id: 7,
         created: CREATED,
         publish: true,
-        is_featured: false,
-        tag_slugs: ['go', 'rust'],
         text_version: 2,
       });
     }
@@ -278,8 +269,6 @@ describe('postingChange', () => {
         author_id: 7,
         created: CREATED,
         publish: true,
-        is_featured: false,
-        tag_slugs: ['go', 'rust'],
         text_version: 3,
       },
     ]);
@@ -309,9 +298,6 @@ describe('postingChange', () => {
   it.each<[string, Partial<PostRecord>]>([
     ['slug (a rename in place)', { slug: 'hello-world-3' }],
     ['publish', { publish: false }],
-    ['is_featured', { is_featured: true }],
-    ['tag_slugs', { tags: ['Go'], tag_slugs: ['go'] }],
-    ['tag_slugs order', { tags: ['Rust', 'Go'], tag_slugs: ['rust', 'go'] }],
   ])('on a change of %s, writes every word again with the new value', (_name, fields) => {
     const before = indexed(post());
     const after = indexed(post({ ...fields, text_version: 3 }));
@@ -324,12 +310,22 @@ describe('postingChange', () => {
     }
   });
 
+  it.each<[string, Partial<PostRecord>]>([
+    ['is_featured', { is_featured: true }],
+    ['tag_slugs', { tags: ['Go'], tag_slugs: ['go'] }],
+    ['tag_slugs order', { tags: ['Rust', 'Go'], tag_slugs: ['rust', 'go'] }],
+  ])('on a change of %s alone, writes and deletes nothing (the postings do not carry it)', (_name, fields) => {
+    const change = postingChange(indexed(post()), indexed(post({ ...fields, text_version: 3 })));
+    expect(change.puts).toEqual([]);
+    expect(change.deletes).toEqual([]);
+  });
+
   it('on a change of a listed field together with the text, writes every word and deletes the dropped ones', () => {
     const before = indexed(post());
-    const after = indexed(post({ title: 'Hello Lambda', is_featured: true, text_version: 3 }));
+    const after = indexed(post({ title: 'Hello Lambda', publish: false, text_version: 3 }));
     const change = postingChange(before, after);
     expect(sortKeys(change.puts)).toEqual(['hello', 'lambda', 'some', 'markdown', 'go', 'rust'].map((word) => keys.posting(word, ID).SK).sort());
-    expect(change.puts.every((put) => put.is_featured === true && put.text_version === 3)).toBe(true);
+    expect(change.puts.every((put) => put.publish === false && put.text_version === 3)).toBe(true);
     expect(change.deletes).toEqual([{ key: keys.posting('world', ID), below: 3 }]);
   });
 
@@ -353,7 +349,7 @@ describe('postingChange', () => {
 
 describe('postingFromItem', () => {
   it('reads back the posting a put writes', () => {
-    const { puts } = postingChange(undefined, indexed(post({ is_featured: true, text_version: 9 })));
+    const { puts } = postingChange(undefined, indexed(post({ text_version: 9 })));
     expect(postingFromItem(puts[0]!)).toEqual({
       post_id: ID,
       slug: 'hello-world-2',
@@ -361,8 +357,6 @@ describe('postingFromItem', () => {
       author_id: 7,
       created: CREATED,
       publish: true,
-      is_featured: true,
-      tag_slugs: ['go', 'rust'],
       text_version: 9,
     });
   });
@@ -374,7 +368,7 @@ describe('postingFromItem', () => {
       delete fields.PK;
       delete fields.SK;
       expect(postingFromItem(put)).toEqual(fields);
-      expect(postingFromItem(put)).toMatchObject({ publish: false, tag_slugs: [] });
+      expect(postingFromItem(put)).toMatchObject({ publish: false });
     }
   });
 });

@@ -2,7 +2,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keys, parsePostEntry, postLists } from '#lib/db/keys.ts';
 import { refreshLogLevel } from '#lib/log.ts';
-import { deletedPostId } from '#lib/posts/removal.ts';
+import { deletedPostId } from '#lib/reactions/post-removal.ts';
 import { processRecords, type Reaction } from '#lib/streams/consumer.ts';
 import { batchLagMs, tableChange } from '#lib/streams/records.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '#lib/http/errors.ts';
+import { ValidationError } from '#lib/errors.ts';
+import { errorResult } from '#lib/http/respond.ts';
 import { isHttpUrl, MESSAGES, validate, type Input, type Specs } from '#lib/validation.ts';
 
 const json = (data: Record<string, unknown>): Input => ({ data, form: false });
@@ -12,8 +13,7 @@ function errorsOf(input: Input, specs: Specs): Record<string, string[]> {
   } catch (error) {
     expect(error).toBeInstanceOf(ValidationError);
     const failure = error as ValidationError;
-    expect(failure.status).toBe(400);
-    expect(failure.body).toEqual(failure.fields);
+    expect(errorResult(failure)).toMatchObject({ status: 400, body: failure.fields });
     return failure.fields;
   }
   throw new Error('expected a ValidationError');

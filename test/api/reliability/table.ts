@@ -69,7 +69,7 @@ export interface InvariantOptions {
   liveTokens?: string[];
 }
 
-// FEED#: the feeds' removal items (lib/feed/removals.ts), written by deletes and unpublishes.
+// FEED#: the feeds' removal items (lib/posts/feed-removals.ts), written by deletes and unpublishes.
 const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#', 'USERNAME#', 'LIMIT#', 'SETTING#', 'VOTE#', 'FAVORITE#', 'SLUGTICKETS#'];
 
 /**
@@ -246,8 +246,8 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
         continue;
       }
       const { text_version: version, post_id: id, ...listed } = postingFromItem(item);
-      const { text_version: expectedVersion, id: expectedId, slug, author, author_id, created, publish, is_featured, tag_slugs } = post;
-      if (id !== expectedId || version > expectedVersion || JSON.stringify(listed) !== JSON.stringify({ slug, author, author_id, created, publish, is_featured, tag_slugs })) {
+      const { text_version: expectedVersion, id: expectedId, slug, author, author_id, created, publish } = post;
+      if (id !== expectedId || version > expectedVersion || JSON.stringify(listed) !== JSON.stringify({ slug, author, author_id, created, publish })) {
         problems.push(`${SEARCH_INDEX} posting ${key.PK} | ${key.SK} does not match its post`);
       }
     }

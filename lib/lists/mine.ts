@@ -1,9 +1,10 @@
 import { tokenFromHeader } from '#lib/auth/authenticate.ts';
 import { tokenUserHint, type Caller } from '#lib/auth/tokens.ts';
-import type { ListedPage } from '#lib/http/paging.ts';
+import type { ListedPage } from '#lib/pager.ts';
+import type { PostRecord } from '#lib/posts/post.ts';
 import { validate, type Input } from '#lib/validation.ts';
-import { listParams, openPostList, POST_LISTS, refusedList, type OpenedList } from './list.ts';
-import type { PostRecord } from './post.ts';
+import { listParams, openPostList, refusedList, type OpenedList } from './list.ts';
+import { POST_LISTS } from './post-lists.ts';
 
 // GET /posts/me: the caller's list is keyed by their user id, which their token names
 // (lib/auth/tokens.ts), so its first read goes out with the token's instead of after it.

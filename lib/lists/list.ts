@@ -1,28 +1,21 @@
 import { batchGet, type Item } from '#lib/db/batch.ts';
-import { listPartitions, postLists } from '#lib/db/keys.ts';
-import { queryAbove, queryPage, type ListQuery, type Page, type PageRequest } from '#lib/db/query.ts';
+import { postLists } from '#lib/db/keys.ts';
+import { queryAbove, queryPage, type ListQuery } from '#lib/db/query.ts';
 import type { IndexName } from '#lib/db/table.ts';
-import { PAGE_SIZES, parsePageRequest, type ListedPage } from '#lib/http/paging.ts';
+import { PAGE_SIZES, parsePageRequest, type ListedPage, type Page, type PageRequest } from '#lib/pager.ts';
+import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
 import { findPostings } from '#lib/search/find.ts';
 import { queryWords } from '#lib/search/words.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
-import { postFromRead, postKeys, type PostRecord } from './post.ts';
-import { FRESH_LIMIT, FRESH_MS, freshQuery, leadingEntries, ranksByEntries, searchPage } from './search.ts';
+import { parseSort, type PostList, type PostSort } from './post-lists.ts';
+import { FRESH_LIMIT, FRESH_MS, freshQuery, leadingEntries, readsLeadingEntries, searchPage } from './search.ts';
 
 // The lists of posts: GET /posts, /posts/tagged/{slug}, /posts/author/{username}, /posts/me.
-// Each is a partition of the four post indexes (entries.ts), read in two round trips: the page's
+// Each is a partition of the four post indexes (lib/posts/entries.ts), read in two round trips: the page's
 // entries from the index (in parallel with the token check), then the posts' text and stats items
 // in one parallel BatchGetItem. A list with `q` finds its posts in the search index instead
 // (search.ts).
-
-export const POST_SORTS = ['newest', 'featured', 'views', 'votes', 'active'] as const;
-export type PostSort = (typeof POST_SORTS)[number];
-
-/** `?sort=`: one of POST_SORTS; anything else lists the newest first. */
-export function parseSort(value: string | undefined): PostSort {
-  return (POST_SORTS as readonly string[]).includes(value ?? '') ? (value as PostSort) : 'newest';
-}
 
 const LIST_PARAMS = ['q', 'sort', 'page', 'page_size', 'cursor'] as const;
 
@@ -46,47 +39,6 @@ const SORT_INDEXES: Record<PostSort, IndexName> = {
   views: 'postsByViews',
   votes: 'postsByVotes',
   active: 'postsByActive',
-};
-
-/** One list of posts: which index partition holds it, and which posts it may show. */
-export interface PostList {
-  partition: string;
-  /** The list of every published post (GET /posts), whose size is the site's: a search reads only so much of it (search.ts). */
-  sitewide?: boolean;
-  /** A partition of featured posts only, where the list has one (else sort=featured filters). */
-  featuredPartition?: string;
-  /** The sort key of the list's entries (keys.postEntry), in its own partition. */
-  entry: string;
-  /** Only published posts (true) or only drafts (false) of a list that holds both (the caller's own). */
-  publishFilter?: boolean;
-  /**
-   * Whether a post read through an entry still belongs: the entries come from an index, which on
-   * AWS may lag a write by a moment (a post just unpublished, retagged or renamed).
-   */
-  holds(post: ListedFields): boolean;
-}
-
-/** What a list needs of a post to tell whether it belongs: a post's, or its search postings'. */
-export type ListedFields = Pick<PostRecord, 'publish' | 'author' | 'author_id' | 'tag_slugs'>;
-
-export const POST_LISTS = {
-  all: (): PostList => ({ sitewide: true, partition: listPartitions.posts, featuredPartition: listPartitions.featured, entry: postLists.posts, holds: (post) => post.publish }),
-  tagged: (tagSlug: string): PostList => ({
-    partition: listPartitions.tagged(tagSlug),
-    entry: postLists.tagged(tagSlug),
-    holds: (post) => post.publish && post.tag_slugs.includes(tagSlug),
-  }),
-  authored: (username: string): PostList => ({
-    partition: listPartitions.authored(username),
-    entry: postLists.authored,
-    holds: (post) => post.publish && post.author === username,
-  }),
-  mine: (userId: number, publish?: boolean): PostList => ({
-    partition: listPartitions.mine(userId),
-    entry: postLists.mine,
-    ...(publish === undefined ? {} : { publishFilter: publish }),
-    holds: (post) => post.author_id === userId && (publish === undefined || post.publish === publish),
-  }),
 };
 
 /** The index query of `list` in `sort` order, filtered where the list is not a partition of its own. */
@@ -171,13 +123,13 @@ export function openPostList(list: PostList, query: Record<string, string | unde
   }
   const found = started(() => findPostings(words));
   const fresh = started(() => queryAbove(freshQuery(index), isoTimestamp(nowMicros() - FRESH_MS * 1000), FRESH_LIMIT));
-  const leading = ranksByEntries(sort) ? started(() => leadingEntries(index, request, words, list.sitewide === true)) : undefined;
+  const leading = readsLeadingEntries(list, sort) ? started(() => leadingEntries(index, request, words, list.sitewide === true)) : undefined;
   const scope = { list, sort, index, request, words, entryList: sort === 'featured' && list.featuredPartition ? postLists.featured : list.entry };
   return { read: async () => ({ params, request, page: await searchPage(scope, await found, await fresh, await leading) }) };
 }
 
 /** A page of entries as the page of their posts; a post that no longer belongs is left out. */
-async function postsOfPage(list: PostList, sort: PostSort, page: Page): Promise<Page<PostRecord>> {
+async function postsOfPage(list: PostList, sort: PostSort, page: Page<Item>): Promise<Page<PostRecord>> {
   const posts = await loadPosts(list, sort, page.items);
   const kept = posts.flatMap((post, at) => (post ? [{ post, at }] : []));
   return {

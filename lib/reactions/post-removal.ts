@@ -1,9 +1,9 @@
 import { parsePostEntry, postLists } from '#lib/db/keys.ts';
+import { removeFavorites } from '#lib/favorites/favorite.ts';
+import { removeVisits } from '#lib/posts/visits.ts';
 import type { Reaction } from '#lib/streams/consumer.ts';
 import type { TableChange } from '#lib/streams/records.ts';
-import { removeFavorites } from '#lib/favorites/favorite.ts';
 import { removeVotes } from '#lib/votes/vote.ts';
-import { removeVisits } from './visits.ts';
 
 // What follows a post's deletion, outside its transaction: the table's stream consumer
 // (functions/streams/table.ts) sees the post's `mine` list entry removed, which exists exactly as

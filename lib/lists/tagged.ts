@@ -1,10 +1,11 @@
 import type { BatchResult } from '#lib/db/batch.ts';
 import type { Key } from '#lib/db/keys.ts';
-import type { ListedPage } from '#lib/http/paging.ts';
+import type { ListedPage } from '#lib/pager.ts';
+import type { PostRecord } from '#lib/posts/post.ts';
 import { tagDetail, tagDetailReads } from '#lib/tags/detail.ts';
 import type { Input } from '#lib/validation.ts';
-import { openPostList, POST_LISTS, type OpenedList } from './list.ts';
-import type { PostRecord } from './post.ts';
+import { openPostList, type OpenedList } from './list.ts';
+import { POST_LISTS } from './post-lists.ts';
 
 /** What GET /posts/tagged/{slug} reads with the token: the tag, which must exist. */
 export function taggedReads(slug: string): Key[] {

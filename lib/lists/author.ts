@@ -1,10 +1,11 @@
 import type { BatchResult } from '#lib/db/batch.ts';
 import type { Key } from '#lib/db/keys.ts';
-import type { ListedPage } from '#lib/http/paging.ts';
+import type { ListedPage } from '#lib/pager.ts';
+import type { PostRecord } from '#lib/posts/post.ts';
 import { profileDetail, profileReads } from '#lib/users/detail.ts';
 import type { Input } from '#lib/validation.ts';
-import { openPostList, POST_LISTS, type OpenedList } from './list.ts';
-import type { PostRecord } from './post.ts';
+import { openPostList, type OpenedList } from './list.ts';
+import { POST_LISTS } from './post-lists.ts';
 
 /** What GET /posts/author/{username} reads with the token: the profile, which must exist. */
 export function authorReads(username: string): Key[] {

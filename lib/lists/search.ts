@@ -1,0 +1,111 @@
+import { batchGet, type Item } from '#lib/db/batch.ts';
+import { keys } from '#lib/db/keys.ts';
+import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/db/query.ts';
+import { INDEXES } from '#lib/db/table.ts';
+import { pageOf, type Page, type PageRequest } from '#lib/pager.ts';
+import { entrySortKeys } from '#lib/posts/entries.ts';
+import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
+import type { Posting } from '#lib/search/postings.ts';
+import { matchesQuery, postWords } from '#lib/search/words.ts';
+import type { PostList, PostSort } from './post-lists.ts';
+import { membersByEntries, pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type LeadingEntries, type Ranked } from './ranking.ts';
+
+// A page of a list with `q` (docs/api.md, endpoint 10's `q`). The posts come from the search
+// index (lib/search/find.ts), read in the first round trip with the token and, in the same round, the
+// list's entries written in the last FRESH_MS (posts the stream has not indexed yet: a search
+// finds a post right after it is written). The page's posts are then read and checked against the
+// words and the list, as every list checks what its index said. How the matches rank, and so
+// what is read for it, is decided in ranking.ts:
+// - `newest` and `featured` order by `created`, which the postings carry: 2 round trips.
+// - `views`, `votes` and `active` order by what changes without the text (counts, `modified`),
+//   which the postings cannot carry (a count would rewrite every posting of the post). The first
+//   round trip also reads the list's first entries in that order (leadingEntries): when the matches
+//   among them fill the page, or they are the whole list, they rank the page, whose posts are then
+//   read (2 round trips). When the matches are at most two pages, their posts are read at once (2).
+//   Else their entries in this list first, then the page's posts (3). Capacity grows with the matches.
+
+/** How far back a search also reads the list's changed entries: well past the stream's lag. */
+export const FRESH_MS = 10_000;
+/** The most recently changed entries a search reads. */
+export const FRESH_LIMIT = 100;
+
+/**
+ * How many of the site-wide list's first entries a search by a count or by activity reads beside
+ * the postings: about 250 bytes each, so some 30 RCU, the same at every size of the site. A tag's,
+ * author's or own list reads its first DynamoDB page instead (up to 1 MB), which grows with its own
+ * posts only (`q` on every post list: docs/api.md, endpoints 10 to 13).
+ */
+export const LEADING_LIMIT = 1_000;
+
+/**
+ * Whether a search reads the list's leading entries: to rank by what the postings do not carry
+ * (counts, activity), or to tell the list's posts (membersByEntries: the tags, the featured flag).
+ */
+export const readsLeadingEntries = (list: PostList, sort: PostSort) => sort === 'views' || sort === 'votes' || sort === 'active' || membersByEntries(list, sort);
+
+/** The leading entries of `index`, from where `request`'s cursor starts (an invalid cursor rejects as the page would). */
+export async function leadingEntries(index: ListQuery, request: PageRequest, words: readonly string[], sitewide: boolean): Promise<LeadingEntries> {
+  const start = request.cursor ? cursorStart(index, request.cursor, words) : undefined;
+  const { items, next } = await queryItems(index, sitewide ? LEADING_LIMIT : undefined, start);
+  return { items, complete: next === undefined };
+}
+
+export interface SearchScope {
+  list: PostList;
+  sort: PostSort;
+  /** The list's index query in this sort (its partition, its sort key attribute). */
+  index: ListQuery;
+  /** The list's entry sort key (keys.postEntry) in this sort: what cursors and entry reads name. */
+  entryList: string;
+  request: PageRequest;
+  words: readonly string[];
+}
+
+/** The entries of `index`'s list by their last change (`modified`), where a search finds what the index may not have yet. */
+export function freshQuery(index: ListQuery): ListQuery {
+  return { ...index, index: 'postsByActive' };
+}
+
+/** The page of a search, from the postings and fresh entries read in the first round trip. */
+export async function searchPage(scope: SearchScope, postings: Posting[], freshEntries: Item[], leading?: LeadingEntries): Promise<Page<PostRecord>> {
+  const { list, sort, index, request, words } = scope;
+  const sortAttribute = INDEXES[index.index].sortKey;
+  const read = new Map<string, PostRecord | undefined>();
+
+  /** Reads the posts not read yet (text and stats, eventually consistent as the index) and keeps those that belong. */
+  const readPosts = async (wanted: readonly { id: string; slug: string }[]) => {
+    const missing = wanted.filter(({ id }) => !read.has(id));
+    if (missing.length === 0) return;
+    const result = await batchGet(missing.flatMap(({ slug }) => postKeys(slug)), undefined, { consistent: false });
+    for (const { id, slug } of missing) {
+      const post = postFromRead(result, slug);
+      const belongs = post !== undefined && post.id === id && list.holds(post) && (sort !== 'featured' || post.is_featured) && matchesQuery(postWords(post), words);
+      read.set(id, belongs ? post : undefined);
+    }
+  };
+  const keyOf = (post: PostRecord) => entrySortKeys(post)[sortAttribute]!;
+
+  const plan = planRanking({ list, sort, sortAttribute, request, postings, freshEntries, ...(leading ? { leading } : {}) });
+  const { fresh } = plan;
+  let ranked: Ranked[];
+  if (plan.by === 'created' || plan.by === 'leading') {
+    ranked = plan.ranked;
+  } else if (plan.by === 'posts') {
+    await readPosts([...plan.matches, ...fresh]);
+    ranked = rankByPosts(plan.matches, read, keyOf);
+  } else {
+    const [entries] = await Promise.all([
+      batchGet(plan.matches.map(({ id }) => keys.postEntry(id, scope.entryList)), undefined, { consistent: false }),
+      readPosts(fresh),
+    ]);
+    ranked = rankByEntries(plan.matches, (id) => entries.get(keys.postEntry(id, scope.entryList)), sortAttribute);
+  }
+
+  const after = request.cursor ? cursorStart(index, request.cursor, scope.words)[sortAttribute] : undefined;
+  const window = pageWindow(ranked, fresh.length, request, after);
+  await readPosts([...window.window, ...fresh]);
+  const { posts, hasNext } = rankedPage(window, fresh, read, keyOf, request, after);
+  const cursorOf = ({ post, key }: { post: PostRecord; key: string }) =>
+    cursorAfterItem(index, { ...keys.postEntry(post.id, scope.entryList), [INDEXES[index.index].partitionKey]: index.partition, [sortAttribute]: key }, scope.words);
+  return pageOf(request, posts, hasNext, cursorOf, ({ post }) => post);
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onStreamBatch, type StreamBatchUsage } from '#lib/streams/consumer.ts';
+import { BUNDLES, createPost, startApi, unique, type TestApi, type TestUser } from '../support/api.ts';
+
+// What the search index costs to keep (docs/performance.md, "Figures of the search index's
+// writes"): the write capacity the table's stream consumer spends after one request. A posting per
+// distinct word is written by a create and deleted by a delete; an edit of one word writes a
+// handful, whatever the post's length; what changes no text (a visit, a vote, a favorite) writes
+// none. The consumer's usage is told by onStreamBatch, which hears the batches handled in this
+// process: the functions must run from source here (the bundles run in processes of their own).
+
+let api: TestApi;
+let alice: TestUser;
+let bob: TestUser;
+
+beforeAll(async () => {
+  api = await startApi();
+  alice = await api.user('alice');
+  bob = await api.user('bob');
+});
+afterAll(() => api?.close());
+
+/** `count` distinct made-up words (letters only, none beginning another: each ends in `q`, which none has inside). */
+function distinctWords(count: number, prefix: string): string[] {
+  const letters = 'abcdefghijklmnop';
+  return Array.from({ length: count }, (_, n) => {
+    let word = '';
+    for (let rest = n; word.length < 4 || rest > 0; rest = Math.floor(rest / letters.length)) word += letters[rest % letters.length];
+    return `${prefix}${word}q`;
+  });
+}
+
+/** The write units the stream consumer spent on the records `send` caused (the pollers caught up before and after). */
+async function consumerWrites(send: () => Promise<{ status: number }>, expected: number): Promise<number> {
+  await api.streams!.caughtUp(120_000);
+  const batches: StreamBatchUsage[] = [];
+  onStreamBatch((usage) => batches.push(usage));
+  try {
+    const response = await send();
+    expect(response.status).toBe(expected);
+    await api.streams!.caughtUp(120_000);
+  } finally {
+    onStreamBatch(undefined);
+  }
+  return batches.reduce((sum, batch) => sum + batch.writeUnits, 0);
+}
+
+const found = async (q: string) => ((await alice.api.get('/posts', { query: { q } })).body as { slug: string }[]).map((post) => post.slug);
+
+describe.skipIf(BUNDLES)('the stream consumer’s writes to the search index', () => {
+  // 3,000 distinct words (about 26,000 characters), some repeated: one posting per distinct word.
+  const words = distinctWords(3_000, 'w');
+  const description = [...words, ...words.slice(0, 500)].join(' ');
+  let long: { slug: string; title: string };
+
+  it('a create writes one posting per distinct word of the title and description', async () => {
+    const marker = unique('long').toLowerCase();
+    // Two title words: `long` and the marker.
+    const title = `Long ${marker}`;
+    let created: { slug: string; title: string } | undefined;
+    const units = await consumerWrites(async () => {
+      const response = await alice.api.post('/posts', { json: { title, description, publish: true } });
+      created = response.body as { slug: string; title: string };
+      return response;
+    }, 201);
+    long = created!;
+    expect(units).toBe(words.length + 2);
+    expect(await found(`${words[2_999]} ${marker}`)).toEqual([long.slug]);
+  });
+
+  it('a visit, a vote and a favorite by another user write nothing to it', async () => {
+    expect(await consumerWrites(() => bob.api.get(`/posts/detail/${long.slug}`), 200)).toBe(0);
+    expect(await consumerWrites(() => bob.api.post(`/posts/detail/${long.slug}/vote`, { json: { vote: 'up' } }), 200)).toBe(0);
+    expect(await consumerWrites(() => bob.api.post(`/posts/detail/${long.slug}/favorite`), 200)).toBe(0);
+  });
+
+  it('an edit that changes one word of the long description writes a handful of items, not the post’s postings', async () => {
+    // words[2_999] occurs once: it is dropped and a new word added.
+    const edited = description.replace(` ${words[2_999]}`, ' replacementz');
+    const units = await consumerWrites(() => alice.api.put(`/posts/detail/${long.slug}`, { json: { description: edited } }), 200);
+    expect(units).toBeGreaterThan(0);
+    expect(units).toBeLessThanOrEqual(10);
+    expect(await found('replacementz')).toEqual([long.slug]);
+    expect(await found(words[2_999]!)).toEqual([]);
+    expect(await found(words[0]!)).toEqual([long.slug]);
+  });
+
+  it('new tags write nothing to it, and a tag\'s search follows them (the entries tell a tag\'s posts)', async () => {
+    const marker = unique('tagged').toLowerCase();
+    const post = (await createPost(alice.api, { title: `Tagged ${marker}`, description: 'plover', tags: 'Alpha', publish: 'true' })) as { slug: string };
+    await api.streams!.caughtUp();
+    const inTag = async (tag: string) => ((await alice.api.get(`/posts/tagged/${tag}`, { query: { q: marker } })).body as { slug: string }[]).map((p) => p.slug);
+    expect(await inTag('alpha')).toEqual([post.slug]);
+    expect(await consumerWrites(() => alice.api.put(`/posts/detail/${post.slug}`, { json: { tags: ['Beta'] } }), 200)).toBe(0);
+    expect(await inTag('beta')).toEqual([post.slug]);
+    expect(await inTag('alpha')).toEqual([]);
+  });
+
+  it('a rename that changes one title word puts the post\'s words once and deletes only the dropped one', async () => {
+    const marker = unique('renamed').toLowerCase();
+    const postWords = distinctWords(200, 'r');
+    const post = (await createPost(alice.api, { title: `Plover ${marker}`, description: postWords.join(' '), publish: 'true' })) as { slug: string };
+    await api.streams!.caughtUp();
+    const units = await consumerWrites(() => alice.api.put(`/posts/detail/${post.slug}`, { json: { title: `Dunlin ${marker}` } }), 200);
+    // The slug every posting carries changed: each of the 202 words is put again, `plover` deleted;
+    // the old slug's removal deletes no posting the new text still has.
+    expect(units).toBe(postWords.length + 2 + 1);
+    expect(await found(`plover ${marker}`)).toEqual([]);
+    expect(await found(`dunlin ${postWords[199]}`)).toHaveLength(1);
+  });
+
+  it('a delete deletes one posting per distinct word, and the post is no longer found', async () => {
+    const marker = unique('gone').toLowerCase();
+    const postWords = distinctWords(400, 'd');
+    const post = (await createPost(alice.api, { title: `Gone ${marker}`, description: postWords.join(' '), publish: 'true' })) as { slug: string };
+    await api.streams!.caughtUp();
+    expect(await found(`${postWords[0]} ${marker}`)).toEqual([post.slug]);
+
+    const units = await consumerWrites(() => alice.api.delete(`/posts/detail/${post.slug}`), 204);
+    // The title's two words as well; the post had no visit, vote or favorite to remove.
+    expect(units).toBe(postWords.length + 2);
+    expect(await found(postWords[0]!)).toEqual([]);
+  });
+});
