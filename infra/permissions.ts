@@ -104,6 +104,10 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // favorite, Put stats (version), Update the caller's profile total_favorites
   'posts/favorite/add': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
   'posts/favorite/remove': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
+  // token and post in one BatchGetItem (the token alone for a path that cannot name a post); a
+  // Query of each of the post's tag lists on an index, in parallel; the chosen posts' text and
+  // stats in one BatchGetItem
+  'posts/related': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
   // token and profile in one BatchGetItem (the token alone for a name that cannot exist) || Query of
   // the user's favorites on GSI1; BatchGetItem of the posts (and, for renamed ones, their entries)
   'users/favorites': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },

@@ -64,6 +64,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/posts/detail/{slug}/favorite', handler: 'posts/favorite/show', access: 'read' },
   { method: 'POST', path: '/posts/detail/{slug}/favorite', handler: 'posts/favorite/add', access: 'read-write' },
   { method: 'DELETE', path: '/posts/detail/{slug}/favorite', handler: 'posts/favorite/remove', access: 'read-write' },
+  // Related posts (docs/api.md, Related posts): the published posts sharing the most tags with a post.
+  { method: 'GET', path: '/posts/detail/{slug}/related', handler: 'posts/related', access: 'read', publicRead: true, validated: true },
   { method: 'GET', path: '/users/detail/{username}/favorites', handler: 'users/favorites', access: 'read', paged: true, publicRead: true, validated: true },
   // The API's own documentation: an index at the API's root URL (links to the rest), the OpenAPI
   // document, and the Swagger UI page with its assets.

@@ -169,7 +169,7 @@ describe('public reads and validated GETs', () => {
     const publicReads = ROUTES.filter((r) => r.publicRead).map((r) => `${r.method} ${r.path}`);
     expect(publicReads.sort()).toEqual(
       [
-        'GET /posts', 'GET /posts/detail/{slug}', 'GET /posts/tagged/{slug}', 'GET /posts/author/{username}',
+        'GET /posts', 'GET /posts/detail/{slug}', 'GET /posts/detail/{slug}/related', 'GET /posts/tagged/{slug}', 'GET /posts/author/{username}',
         'GET /tags', 'GET /tags/detail/{slug}', 'GET /users', 'GET /users/detail/{username}', 'GET /users/detail/{username}/favorites',
       ].sort(),
     );
