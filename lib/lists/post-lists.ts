@@ -12,6 +12,12 @@ export function parseSort(value: string | undefined): PostSort {
   return (POST_SORTS as readonly string[]).includes(value ?? '') ? (value as PostSort) : 'newest';
 }
 
+/**
+ * Related posts (related.ts): at most `limit` of them, chosen among the `perTag` newest published
+ * posts of each of the post's tags. Here, apart from the reads, for the OpenAPI document.
+ */
+export const RELATED = { limit: 5, perTag: 20 } as const;
+
 /** One list of posts: which index partition holds it, and which posts it may show. */
 export interface PostList {
   partition: string;

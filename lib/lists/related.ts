@@ -4,19 +4,13 @@ import { INDEXES } from '#lib/db/table.ts';
 import { queryItems } from '#lib/db/query.ts';
 import { visiblePost } from '#lib/posts/access.ts';
 import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
-import { POST_LISTS } from './post-lists.ts';
+import { POST_LISTS, RELATED } from './post-lists.ts';
 
 // The related posts of a post (GET /posts/detail/{slug}/related), in three sequential round trips
 // whatever the size of the site: the post (with the token), the newest entries of each of its
 // tags' lists (one Query per tag, in parallel), then the chosen posts' text and stats (one
-// BatchGetItem). The capacity is bounded by the post's tags: RELATED_PER_TAG entries per tag and
-// RELATED_LIMIT posts.
-
-/** How many posts the answer holds at most. */
-export const RELATED_LIMIT = 5;
-
-/** How many of each tag's newest published posts are candidates. */
-export const RELATED_PER_TAG = 20;
+// BatchGetItem). The capacity is bounded by the post's tags: RELATED.perTag entries per tag and
+// RELATED.limit posts.
 
 interface Candidate {
   slug: string;
@@ -30,7 +24,7 @@ interface Candidate {
 /** The newest entries of one tag's list of published posts. */
 async function newestOfTag(tagSlug: string): Promise<Item[]> {
   const list = POST_LISTS.tagged(tagSlug);
-  return (await queryItems({ index: 'postsByCreated', partition: list.partition }, RELATED_PER_TAG)).items;
+  return (await queryItems({ index: 'postsByCreated', partition: list.partition }, RELATED.perTag)).items;
 }
 
 /** The candidates of the tag lists, most shared tags first, then newest; never the post itself. */
@@ -52,14 +46,14 @@ export function rankCandidates(postId: string, lists: Item[][]): Candidate[] {
 const sharedTags = (post: PostRecord, other: PostRecord): number => other.tag_slugs.filter((tag) => post.tag_slugs.includes(tag)).length;
 
 /**
- * GET /posts/detail/{slug}/related: up to RELATED_LIMIT published posts that share the most tags
+ * GET /posts/detail/{slug}/related: up to RELATED.limit published posts that share the most tags
  * with the post the caller can see (404 otherwise), newest first among equal counts; none for a
  * post without tags. `read` is the read made with the token (postReads).
  */
 export async function relatedPosts(caller: Caller | null, slug: string, read: BatchResult): Promise<PostRecord[]> {
   const post = visiblePost(postFromRead(read, slug), caller);
   if (post.tag_slugs.length === 0) return [];
-  const chosen = rankCandidates(post.id, await Promise.all(post.tag_slugs.map(newestOfTag))).slice(0, RELATED_LIMIT);
+  const chosen = rankCandidates(post.id, await Promise.all(post.tag_slugs.map(newestOfTag))).slice(0, RELATED.limit);
   if (chosen.length === 0) return [];
   // Eventually consistent, as the index the entries came from: half the capacity of a strong read.
   const posts = await batchGet(

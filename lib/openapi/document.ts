@@ -2,7 +2,7 @@ import { DOCS_ASSETS } from '#lib/docs/swagger-ui.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/cors.ts';
 import { PAGE_SIZES } from '#lib/pager.ts';
 import { requestBase } from '#lib/http/request.ts';
-import { POST_SORTS } from '#lib/lists/post-lists.ts';
+import { POST_SORTS, RELATED } from '#lib/lists/post-lists.ts';
 import { API_PREFIX, ROUTES, routeMethods, type Route } from '#lib/routes.ts';
 import { MAX_SUFFIXED_SLUG_LENGTH } from '#lib/slugs/rules.ts';
 import { PROFILE_FIELDS, USERNAME_MAX_LENGTH } from '#lib/profiles/profile.ts';
@@ -514,6 +514,18 @@ const OPERATIONS: Record<string, OperationSpec> = {
     success: { '200': { description: 'The post.', content: json(ref('Post'), EXAMPLE_POST) } },
     notFound: 'NotFound',
   },
+  'posts/related': {
+    operationId: 'listRelatedPosts',
+    tag: 'Posts',
+    summary: 'List related posts',
+    description:
+      `Up to ${RELATED.limit} published posts that share the most tags with the post \`{slug}\`, most shared tags first, then the newest ` +
+      `\`created\` first; never the post itself, never a draft. The candidates are the ${RELATED.perTag} newest published posts of each of ` +
+      "the post's tags. A post without tags, or without neighbours, answers `[]`. The post itself may be the caller's own draft; another " +
+      "user's draft, or an unknown slug, is 404. A bare array: no paging, no `Link`.",
+    success: { '200': { description: 'The related posts.', content: json({ type: 'array', items: ref('Post'), maxItems: RELATED.limit }, [EXAMPLE_POST]) } },
+    notFound: 'NotFound',
+  },
   'posts/update': {
     operationId: 'updatePost',
     tag: 'Posts',
@@ -862,7 +874,7 @@ const DOCUMENT_ORDER = [
   'tags/list', 'tags/create', 'tags/detail',
   'posts/list', 'posts/create', 'posts/tagged', 'posts/author', 'posts/mine',
   'posts/vote/show', 'posts/vote/cast', 'posts/vote/remove',
-  'posts/favorite/show', 'posts/favorite/add', 'posts/favorite/remove', 'users/favorites',
+  'posts/favorite/show', 'posts/favorite/add', 'posts/favorite/remove', 'posts/related', 'users/favorites',
   'feed/rss', 'docs/index', 'docs/openapi', 'docs/page', 'docs/asset',
   'posts/detail', 'posts/update', 'posts/delete', 'users/password', 'auth/logout',
 ];

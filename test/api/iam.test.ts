@@ -97,6 +97,11 @@ describe('least privilege', () => {
     expect((await bob.api.get('/posts', { query: { page: '2', page_size: '1' } })).status).toBe(200);
     expect((await bob.api.get(`/posts/detail/${first.slug}`)).status).toBe(200);
     expect((await bob.api.get(`/posts/detail/${first.slug}`)).status).toBe(200);
+    // Related posts: the post, its tags' lists, then the neighbour's text and stats.
+    const neighbour = await createPost(alice.api, { title: unique('Neighbour'), description: 'z', tags: tag.body.title, publish: 'true' });
+    const related = await bob.api.get(`/posts/detail/${first.slug}/related`);
+    expect(related.body.map((post: { slug: string }) => post.slug)).toEqual([neighbour.slug]);
+    expect((await alice.api.get(`/posts/detail/${'x'.repeat(300)}/related`)).status).toBe(404);
     // The other lists, page 1 and by number, with and without q (q reads the posts in waves).
     for (const path of [`/posts/tagged/${tag.body.slug}`, `/posts/author/${alice.username}`, '/posts/me']) {
       expect((await alice.api.get(path, { query: { sort: 'views' } })).status, path).toBe(200);

@@ -34,6 +34,7 @@ async function world(api: { users: { alice: TestUser; bob: TestUser } }): Promis
 const publicPaths = (w: World) => [
   '/posts',
   `/posts/detail/${w.published.slug}`,
+  `/posts/detail/${w.published.slug}/related`,
   `/posts/tagged/${w.tag}`,
   `/posts/author/${w.alice.username}`,
   '/tags',

@@ -477,7 +477,7 @@ describe('least privilege', () => {
     const readOnly = ROUTES.filter((route) => route.access === 'read').map((route) => `${route.method} ${route.path}`);
     expect(readOnly.sort()).toEqual(
       ['GET /auth', 'GET /users', 'GET /users/detail/{username}', 'GET /tags', 'GET /tags/detail/{slug}', 'GET /posts', 'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me',
-        'GET /posts/detail/{slug}/vote', 'GET /posts/detail/{slug}/favorite', 'GET /users/detail/{username}/favorites', 'GET /feed'].sort(),
+        'GET /posts/detail/{slug}/vote', 'GET /posts/detail/{slug}/related', 'GET /posts/detail/{slug}/favorite', 'GET /users/detail/{username}/favorites', 'GET /feed'].sort(),
     );
   });
 

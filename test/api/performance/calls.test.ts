@@ -186,6 +186,20 @@ describe('reads', () => {
     expect(await counted(() => bob.api.get(`/posts/detail/${post.slug}`))).toEqual(expected);
     expect(await counted(() => bob.api.get('/posts/detail/no-such-post'))).toEqual({ status: 404, total: 1, byCommand: { BatchGetItem: 1 } });
   });
+
+  it('related posts: the token and post read, then one Query per tag of the post in parallel, then one BatchGetItem of the chosen posts: three round trips', async () => {
+    const tags = [unique('RelA'), unique('RelB'), unique('RelC')];
+    for (let i = 0; i < 7; i++) await newPost({ tags: tags.slice(0, 1 + (i % 3)).join(', ') });
+    const post = await newPost({ tags: tags.join(', ') });
+    const usage = await calls.usage(() => bob.api.get(`/posts/detail/${post.slug}/related`));
+    expect(usage.calls).toEqual({ BatchGetItem: 2, Query: 3 });
+    expect(usage.rounds).toBe(3);
+    // Without tags: the post alone; an unknown post: the token and the (absent) post.
+    const untagged = await newPost();
+    const alone = await calls.usage(() => bob.api.get(`/posts/detail/${untagged.slug}/related`));
+    expect([alone.calls, alone.rounds]).toEqual([{ BatchGetItem: 1 }, 1]);
+    expect(await counted(() => bob.api.get('/posts/detail/no-such-post/related'))).toEqual({ status: 404, total: 1, byCommand: { BatchGetItem: 1 } });
+  });
 });
 
 describe('feed', () => {
