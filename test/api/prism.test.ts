@@ -195,6 +195,8 @@ describe('a session through the Prism proxy', () => {
     expect((await bobClient.post(`/posts/detail/${slug}/favorite`)).status).toBe(200);
     expect((await bobClient.get(`/posts/detail/${slug}/favorite`)).status).toBe(200);
     expect((await client.get(`/users/detail/${bob.username}/favorites`, { query: { page_size: '5' } })).status).toBe(200);
+    expect((await bobClient.get(`/posts/detail/${slug}/related`)).status).toBe(200);
+    expect((await bobClient.get('/posts/detail/no-such-post/related')).status).toBe(404);
     expect((await bobClient.delete(`/posts/detail/${slug}/favorite`)).status).toBe(200);
 
     // Delete, then log out last.
