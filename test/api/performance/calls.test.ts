@@ -200,6 +200,18 @@ describe('reads', () => {
     expect([alone.calls, alone.rounds]).toEqual([{ BatchGetItem: 1 }, 1]);
     expect(await counted(() => bob.api.get('/posts/detail/no-such-post/related'))).toEqual({ status: 404, total: 1, byCommand: { BatchGetItem: 1 } });
   });
+
+  it('related posts cost what the post\'s tags bound, not the site: a tag of 25 posts and of 50 cost the same', async () => {
+    const tag = unique('RelSize');
+    const post = await newPost({ tags: tag });
+    for (let i = 0; i < 25; i++) await newPost({ tags: tag });
+    const smaller = await calls.usage(() => bob.api.get(`/posts/detail/${post.slug}/related`));
+    for (let i = 0; i < 25; i++) await newPost({ tags: tag });
+    const larger = await calls.usage(() => bob.api.get(`/posts/detail/${post.slug}/related`));
+    expect([smaller.calls, smaller.rounds]).toEqual([{ BatchGetItem: 2, Query: 1 }, 3]);
+    expect([larger.calls, larger.rounds, larger.rcu]).toEqual([smaller.calls, smaller.rounds, smaller.rcu]);
+    expect(larger.rcu).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe('feed', () => {
