@@ -70,6 +70,8 @@ export async function measureOperations(stack: BenchStack): Promise<OperationUsa
     );
     await measure('post detail, first visit', () => send(`/posts/detail/${detailSlug}`, { token: bob.token }));
     await measure('post detail, repeat visit', () => send(`/posts/detail/${detailSlug}`, { token: bob.token }));
+    // The post's one tag holds 20 other posts: its 20 newest entries are read, 5 posts answered.
+    await measure('related posts, 1 tag', () => send(`/posts/detail/${detailSlug}/related`, { token: bob.token }));
     // A count's write capacity by the post's size: the same first visit on a 1 KB and a 90 KB post
     // (two tags each, so three list entries besides its own).
     for (const kilobytes of [1, 90]) {
