@@ -28,6 +28,12 @@ export const BUNDLE_SUITES = [
   'test/api/signup.test.ts',
   'test/api/password-change.test.ts',
   'test/api/unshared-dynamodb-local.test.ts',
+  // Public reads off (the template's default) and on (the functions' PUBLIC_READS set over it, as
+  // `PUBLIC_READS=true npm start -- --bundles` does); caching and related posts.
+  'test/api/public-reads.test.ts',
+  'test/api/caching.test.ts',
+  'test/api/related.test.ts',
+  'test/api/search-index.test.ts',
 ];
 
 export default defineConfig({
