@@ -405,6 +405,7 @@ describe('newTagWrites', () => {
               title_lc: 'rust lang',
               slug: 'rust-lang',
               total_posts: 1,
+              featured_posts: 0,
               created,
             },
             ConditionExpression: 'attribute_not_exists(PK)',
