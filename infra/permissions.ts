@@ -37,11 +37,13 @@ export interface TableAccess {
 export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // the token
   'auth/check': { table: ['GetItem'], indexes: [] },
-  // the token; a page of the users list (by number: a keys-only skip on the same index)
-  'users/list': { table: ['GetItem'], indexes: ['Query'] },
+  // the token and the count of active users in one BatchGetItem; a page of the users list (by
+  // number: a keys-only skip on the same index)
+  'users/list': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
   // token and profile in one BatchGetItem
   'users/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
-  'tags/list': { table: ['GetItem'], indexes: ['Query'] },
+  // the token and the count of tags in one BatchGetItem (the token alone with q); a page of the tags list
+  'tags/list': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
   'tags/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
   // the token with the page's entries from an index (by number: a keys-only skip first); then the
   // posts' text and stats items in one BatchGetItem; a search Queries the table's search index

@@ -31,6 +31,8 @@ export interface ListedPage<T> {
   params: Record<string, string | undefined>;
   request: PageRequest;
   page: Page<T>;
+  /** How many items the whole list holds, where a counter says it exactly (sent as X-Total-Count). */
+  total?: number;
 }
 
 const POSITIVE_INTEGER = /^[1-9]\d{0,8}$/;

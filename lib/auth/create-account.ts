@@ -2,7 +2,7 @@ import { incrementCounter } from '#lib/db/increment.ts';
 import { keys } from '#lib/db/keys.ts';
 import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
 import { isoTimestamp } from '#lib/time.ts';
-import { newProfileItem } from '#lib/profiles/profile.ts';
+import { activeUsersWrites, newProfileItem } from '#lib/profiles/profile.ts';
 import { AccountError, checkUsername, getCredentials, newCredentialsItem } from './account.ts';
 import { hashPassword } from './passwords.ts';
 
@@ -17,7 +17,7 @@ export function nextUserId(): Promise<number> {
 }
 
 /**
- * The writes that create an account: its profile, its credentials and the claim of its username
+ * The writes that create an account (and count it active): its profile, its credentials and the claim of its username
  * in lower case, each only if absent: `bob` is taken once `Bob` exists, for a sign-up and for the
  * administrator alike.
  */
@@ -29,6 +29,7 @@ export function newAccountWrites(user: NewUser, passwordHash: string | null, joi
     { write: tx.put(profile, absent), onConditionFailed: options.onTaken },
     { write: tx.put(newCredentialsItem(user, passwordHash), absent), onConditionFailed: options.onTaken },
     { write: tx.put(claim, absent), onConditionFailed: options.onTaken },
+    ...activeUsersWrites(user.username, 1),
   ];
 }
 

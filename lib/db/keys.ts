@@ -73,6 +73,13 @@ export const keys = {
     PK: `SLUGTICKETS#${kind}#${base}`,
     SK: `CANDIDATE#${candidate}#WINDOW#${windowStart}`,
   }),
+  /**
+   * One shard of a total that many writes change (lib/db/totals.ts): the total is the sum of its
+   * shards, each in a partition of its own, so that no item is hot and no two writes need the same one.
+   */
+  totalShard: (total: string, shard: number): Key => ({ PK: `TOTAL#${total}#${shard}`, SK: 'TOTAL' }),
+  /** A user's post counts, by user id (a token names it, so GET /posts/me reads them with the token). */
+  userPostTotals: (userId: number): Key => ({ PK: `TOTAL#USERPOSTS#${padCounter(userId)}`, SK: 'TOTAL' }),
   /** Run-time sign-up setting (open or closed), set by the admin CLI. */
   signupSetting: (): Key => ({ PK: 'SETTING#SIGNUP', SK: 'SETTING' }),
 };

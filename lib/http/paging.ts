@@ -53,15 +53,19 @@ export function fitPage<T>(items: readonly T[], shape: (item: T) => unknown, bud
   return { body, cut: false };
 }
 
+/** The header that tells how many items the whole list holds. */
+export const TOTAL_HEADER = 'X-Total-Count';
+
 /**
- * A page as a bare JSON array, with `Link: <next>; rel="next"` when more follow. A page whose items
+ * A page as a bare JSON array, with `Link: <next>; rel="next"` when more follow and the list's
+ * X-Total-Count when it has a total. A page whose items
  * would make the response too big for Lambda (limits.ts) is cut short, and its Link then
  * continues right after the last item it holds.
  */
 export function pagedResult<T>(request: ApiRequest, listed: ListedPage<T>, shape: (item: T) => unknown): ApiResult {
   const { body, cut } = fitPage(listed.page.items, shape);
   const next = cut ? listed.page.cursorAfter(body.length - 1) : listed.page.next;
-  if (!next) return ok(body);
-  const url = nextPageUrl(request.event, listed.params, listed.request.page, next);
-  return ok(body, { Link: `<${url}>; rel="next"` });
+  const headers: Record<string, string> = listed.total === undefined ? {} : { [TOTAL_HEADER]: String(listed.total) };
+  if (next) headers.Link = `<${nextPageUrl(request.event, listed.params, listed.request.page, next)}>; rel="next"`;
+  return ok(body, Object.keys(headers).length > 0 ? headers : undefined);
 }

@@ -33,6 +33,20 @@ export function listParams(query: Record<string, string | undefined>, body: Inpu
   return params;
 }
 
+/** Whether a list request searches (a `q` that holds a word): a search has no total. */
+export function searches(query: Record<string, string | undefined>, body: Input): boolean {
+  return queryWords(listParams(query, body, ['q']).q).length > 0;
+}
+
+/**
+ * The page with its list's total, unless it is a search's: `count` says how many posts the list
+ * holds, or how many of them are featured (`sort=featured`), from counters read in the first round trip.
+ */
+export function withTotal<T>(listed: ListedPage<T>, count: (featuredOnly: boolean) => number): ListedPage<T> {
+  if (queryWords(listed.params.q).length > 0) return listed;
+  return { ...listed, total: count(parseSort(listed.params.sort) === 'featured') };
+}
+
 const SORT_INDEXES: Record<PostSort, IndexName> = {
   newest: 'postsByCreated',
   featured: 'postsByCreated',

@@ -1,9 +1,12 @@
 import { tokenFromHeader } from '#lib/auth/authenticate.ts';
 import { tokenUserHint, type Caller } from '#lib/auth/tokens.ts';
+import { batchGet, type BatchResult } from '#lib/db/batch.ts';
+import type { Key } from '#lib/db/keys.ts';
 import type { ListedPage } from '#lib/pager.ts';
+import { userPostTotal, userPostTotalsKey } from '#lib/posts/counters.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import { validate, type Input } from '#lib/validation.ts';
-import { listParams, openPostList, refusedList, type OpenedList } from './list.ts';
+import { listParams, openPostList, refusedList, searches, withTotal, type OpenedList } from './list.ts';
 import { POST_LISTS } from './post-lists.ts';
 
 // GET /posts/me: the caller's list is keyed by their user id, which their token names
@@ -11,6 +14,8 @@ import { POST_LISTS } from './post-lists.ts';
 
 export interface OpenedMine {
   userId: number;
+  /** The publish filter asked for (undefined: both kinds, or a refused value). */
+  publish: boolean | undefined;
   opened: OpenedList;
 }
 
@@ -22,24 +27,36 @@ function publishFilter(query: Record<string, string | undefined>, body: Input): 
 }
 
 /** Opens the list of the user the token names, for one user id. */
-function openFor(userId: number, query: Record<string, string | undefined>, body: Input): OpenedList {
+function openFor(userId: number, query: Record<string, string | undefined>, body: Input): OpenedMine {
   let publish: boolean | undefined;
   try {
     publish = publishFilter(query, body);
   } catch (error) {
-    return refusedList(error);
+    return { userId, publish: undefined, opened: refusedList(error) };
   }
-  return openPostList(POST_LISTS.mine(userId, publish), query, body, ['publish']);
+  return { userId, publish, opened: openPostList(POST_LISTS.mine(userId, publish), query, body, ['publish']) };
 }
+
+/** The user id the request's (well-formed) token names. */
+const hintedUser = (authorization: string | undefined) => tokenUserHint(tokenFromHeader(authorization) ?? '');
 
 /** The first read of the list of the user the request's (well-formed) token names. */
 export function openMine(authorization: string | undefined, query: Record<string, string | undefined>, body: Input): OpenedMine {
-  const userId = tokenUserHint(tokenFromHeader(authorization) ?? '');
-  return { userId, opened: openFor(userId, query, body) };
+  return openFor(hintedUser(authorization), query, body);
 }
 
-/** The caller's own posts, published and drafts; `publish` keeps one kind. */
-export function myPosts(caller: Caller, { userId, opened }: OpenedMine, query: Record<string, string | undefined>, body: Input): Promise<ListedPage<PostRecord>> {
-  // A token issued before tokens named their user reads the list only now.
-  return (userId === caller.userId ? opened : openFor(caller.userId, query, body)).read();
+/** What GET /posts/me reads with the token: the post counts of the user the token names, unless it searches. */
+export function mineReads(authorization: string | undefined, query: Record<string, string | undefined>, body: Input): Key[] {
+  const userId = hintedUser(authorization);
+  return searches(query, body) || !Number.isSafeInteger(userId) ? [] : [userPostTotalsKey(userId)];
+}
+
+/** The caller's own posts, published and drafts (`publish` keeps one kind), with their count. */
+export async function myPosts(caller: Caller, opened: OpenedMine, read: BatchResult, query: Record<string, string | undefined>, body: Input): Promise<ListedPage<PostRecord>> {
+  // A token issued before tokens named their user reads the list, and its counts, only now.
+  const mine = opened.userId === caller.userId ? opened : openFor(caller.userId, query, body);
+  const key = userPostTotalsKey(caller.userId);
+  const counted = read.keys.some((k) => k.PK === key.PK) || searches(query, body);
+  const [listed, counts] = await Promise.all([mine.opened.read(), counted ? read : batchGet([key])]);
+  return withTotal(listed, (featuredOnly) => userPostTotal(counts.get(key), mine.publish, featuredOnly));
 }

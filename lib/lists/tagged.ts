@@ -3,8 +3,9 @@ import type { Key } from '#lib/db/keys.ts';
 import type { ListedPage } from '#lib/pager.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import { tagDetail, tagDetailReads } from '#lib/tags/detail.ts';
+import { taggedTotal } from '#lib/tags/tag.ts';
 import type { Input } from '#lib/validation.ts';
-import { openPostList, type OpenedList } from './list.ts';
+import { openPostList, withTotal, type OpenedList } from './list.ts';
 import { POST_LISTS } from './post-lists.ts';
 
 /** What GET /posts/tagged/{slug} reads with the token: the tag, which must exist. */
@@ -17,8 +18,8 @@ export function openTagged(slug: string, query: Record<string, string | undefine
   return openPostList(POST_LISTS.tagged(slug), query, body);
 }
 
-/** GET /posts/tagged/{slug}: the published posts carrying the tag; an unknown tag is 404. */
-export function taggedPosts(slug: string, read: BatchResult, opened: OpenedList): Promise<ListedPage<PostRecord>> {
-  tagDetail(read, slug);
-  return opened.read();
+/** GET /posts/tagged/{slug}: the published posts carrying the tag, with the tag's count of them; an unknown tag is 404. */
+export async function taggedPosts(slug: string, read: BatchResult, opened: OpenedList): Promise<ListedPage<PostRecord>> {
+  const tag = tagDetail(read, slug);
+  return withTotal(await opened.read(), (featuredOnly) => taggedTotal(tag, featuredOnly));
 }

@@ -62,6 +62,12 @@ const HEADERS = {
     schema: { type: 'string', pattern: '^(public, max-age=0, s-maxage=[0-9]+|public, no-cache|private, no-cache)$' },
   },
   Vary: { description: 'Always sent: the answer depends on the `Authorization` and `Origin` of the request.', schema: { type: 'string', const: 'Authorization, Origin' } },
+  'X-Total-Count': {
+    description:
+      'How many items the whole list holds (all its pages), as committed: sent unless the request searches (a `q` that holds a word; ' +
+      'on `/tags` any non-empty `q`). With `sort=featured`, the featured ones.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
 } as const;
 
 /** The headers of a validated 200 (a GET of content) and of its 304. */
@@ -295,10 +301,11 @@ interface OperationSpec {
   throttled?: boolean;
 }
 
-const paged = (list: keyof typeof PAGE_SIZES, item: string, example: unknown): Record<string, JsonObject> => ({
+/** A page's 200; `counted`: the list's answers carry its total (docs/api.md, "Totals"). */
+const paged = (list: keyof typeof PAGE_SIZES, item: string, example: unknown, counted = true): Record<string, JsonObject> => ({
   '200': {
     description: `A page: a bare JSON array, newest first unless sorted otherwise, at most ${PAGE_SIZES[list]} items.`,
-    headers: { Link: HEADERS.Link },
+    headers: { Link: HEADERS.Link, ...(counted ? { 'X-Total-Count': HEADERS['X-Total-Count'] } : {}) },
     content: json({ type: 'array', maxItems: PAGE_SIZES[list], items: ref(item) }, [example]),
   },
 });
@@ -656,7 +663,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
       'Parameters are read from the query string, and from a form or JSON body of the GET request when the query string lacks them.',
     parameters: PAGE_PARAMETERS('posts'),
     requestBody: listRequestBody('PageParameters'),
-    success: paged('posts', 'Post', EXAMPLE_POST),
+    success: paged('posts', 'Post', EXAMPLE_POST, false),
     notFound: 'NotFoundOrInvalidPage',
   },
   'docs/index': {
@@ -846,7 +853,8 @@ with one is authenticated as always. Off by default: every operation but the pub
 \`private, no-cache\`, errors \`no-store\`; \`Vary: Authorization, Origin\` on every cacheable answer.
 
 **Lists** are bare JSON arrays. When another page follows, the response carries \`Link: <url>; rel="next"\`;
-follow it rather than counting pages.
+follow it rather than counting pages. \`X-Total-Count\` tells how many items the whole list holds (on 200, 304 and \`HEAD\`), on every
+list but a search (a \`q\` that holds a word; on \`/tags\` any \`q\`) and a user's favorites.
 
 **Unknown paths and methods.** Any path not listed here answers 404 \`{"detail": "Not found."}\`, whatever the
 method; a listed path with another method answers 405 \`{"detail": "Method \\"X\\" not allowed."}\` with an

@@ -4,7 +4,7 @@ import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
 import { feedRemovalWrites } from '#lib/posts/feed-removals.ts';
 import { candidateIndex } from '#lib/slugs/rules.ts';
 import { slugFreedWrite, SlugTaken } from '#lib/slugs/tickets.ts';
-import { newTagWrites, type TagRef } from '#lib/tags/tag.ts';
+import { newTagsTotalWrites, newTagWrites, type TagRef } from '#lib/tags/tag.ts';
 import { atVersion } from './access.ts';
 import { counterWrites } from './counters.ts';
 import { postEntries } from './entries.ts';
@@ -98,7 +98,7 @@ export async function commitPostChange({ before, after, createdTags = [], with: 
   const items = [...others, ...postItemWrites(before, after, unchangedSince), ...feedRemovalWrites(before, after)];
   const writes = [...items, ...counterWrites(author, before, after, createdTags)];
   if (writes.length <= TRANSACTION_LIMIT || createdTags.length === 0) return transactWrite(writes);
-  await transactWrite(createdTags.flatMap((tag) => newTagWrites(tag, 0)));
+  await transactWrite([...createdTags.flatMap((tag) => newTagWrites(tag, 0)), ...newTagsTotalWrites(createdTags)]);
   await transactWrite([...items, ...counterWrites(author, before, after, [])]);
 }
 

@@ -1,4 +1,5 @@
-import type { Item } from '#lib/db/batch.ts';
+import type { BatchResult, Item } from '#lib/db/batch.ts';
+import { TOTALS, totalKeys, totalOf, totalWrites } from '#lib/db/totals.ts';
 import { keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
 import { INDEXES } from '#lib/db/table.ts';
 import { tx, type TxWrite } from '#lib/db/transact.ts';
@@ -89,18 +90,31 @@ export function profileLoginWrite(username: string, at: string, onGone: () => Er
   };
 }
 
-/** Marks the profile inactive and takes it out of the users list. */
-export function profileDeactivationWrite(username: string): TxWrite {
-  return {
-    write: tx.update(keys.userProfile(username), {
-      expression: `SET is_active = :false REMOVE ${INDEXES.lists.partitionKey}, ${INDEXES.lists.sortKey}`,
-      values: { ':false': false },
-    }),
-  };
+/**
+ * Marks the profile inactive and takes it out of the users list. `wasActive`: the account was read
+ * active, so the count of active users goes down, on condition that it still is (a deactivation
+ * counts once).
+ */
+export function profileDeactivationWrites(username: string, wasActive: boolean): TxWrite[] {
+  return [
+    {
+      write: tx.update(
+        keys.userProfile(username),
+        { expression: `SET is_active = :false REMOVE ${INDEXES.lists.partitionKey}, ${INDEXES.lists.sortKey}`, values: { ':false': false } },
+        wasActive ? { expression: 'is_active = :true', values: { ':true': true } } : undefined,
+      ),
+    },
+    ...(wasActive ? activeUsersWrites(username, -1) : []),
+  ];
 }
 
-/** Marks the profile active again and puts it back in the users list, where its join date placed it. */
-export function profileReactivationWrite(profile: Item): TxWrite {
+/** Marks the profile active again and puts it back in the users list, where its join date placed it (and counts it active again). */
+export function profileReactivationWrites(profile: Item): TxWrite[] {
+  const wasInactive = profile.is_active !== true;
+  return [profileReactivationWrite(profile, wasInactive), ...(wasInactive ? activeUsersWrites(String(profile.username), 1) : [])];
+}
+
+function profileReactivationWrite(profile: Item, wasInactive: boolean): TxWrite {
   return {
     write: tx.update(
       keys.userProfile(String(profile.username)),
@@ -108,7 +122,19 @@ export function profileReactivationWrite(profile: Item): TxWrite {
         expression: `SET is_active = :true, ${INDEXES.lists.partitionKey} = :list, ${INDEXES.lists.sortKey} = :sort`,
         values: { ':true': true, ':list': listPartitions.users, ':sort': listSortKeys.user(String(profile.date_joined), Number(profile.id)) },
       },
-      { expression: 'attribute_exists(PK)' },
+      // Counted once: only a profile still inactive is counted back in.
+      wasInactive ? { expression: 'attribute_exists(PK) AND is_active = :false', values: { ':false': false } } : { expression: 'attribute_exists(PK)' },
     ),
   };
 }
+
+/** The count of active users (GET /users) changed by `delta`, in the shard of `username`. */
+export function activeUsersWrites(username: string, delta: number): TxWrite[] {
+  return totalWrites(TOTALS.users, username, { active: delta });
+}
+
+/** The keys of the count of active users, which GET /users reads with its token. */
+export const activeUsersKeys = () => totalKeys(TOTALS.users);
+
+/** The number of active users, from the read of activeUsersKeys(). */
+export const activeUsers = (read: BatchResult) => totalOf(read, TOTALS.users, 'active');

@@ -8,7 +8,7 @@ import { withRetries } from '#lib/retry.ts';
 import { SlugContention, SlugTaken } from '#lib/slugs/tickets.ts';
 import type { TagInput } from './input.ts';
 import { TAG_SLUG_WINDOW, tagKeys } from './resolve.ts';
-import { newTagWrites, tagTitleKey, type TagRef, type TagTaken } from './tag.ts';
+import { newTagsTotalWrites, newTagWrites, tagTitleKey, type TagRef, type TagTaken } from './tag.ts';
 
 const exists = () => new Conflict('Tag already exists.');
 
@@ -34,6 +34,6 @@ export async function createTag(caller: Caller, input: TagInput, read: BatchResu
 }
 
 async function commitTag(caller: Caller, tag: TagRef, onTaken: TagTaken): Promise<Item> {
-  await transactWrite([tokenStillValid(caller), ...newTagWrites(tag, 0, onTaken)]);
+  await transactWrite([tokenStillValid(caller), ...newTagWrites(tag, 0, 0, onTaken), ...newTagsTotalWrites([tag])]);
   return { title: tag.title, slug: tag.slug, total_posts: 0 };
 }

@@ -1,4 +1,5 @@
-import type { Item } from '#lib/db/batch.ts';
+import type { BatchResult, Item } from '#lib/db/batch.ts';
+import { TOTALS, totalKeys, totalOf, totalWrites } from '#lib/db/totals.ts';
 import { keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
 import { INDEXES } from '#lib/db/table.ts';
 import { tx, type TxWrite } from '#lib/db/transact.ts';
@@ -36,8 +37,11 @@ export interface TagTaken {
   title?: () => Error;
 }
 
-/** The two puts that create a tag: the tag under its slug and the claim on its lower-cased title. */
-export function newTagWrites(tag: TagRef, totalPosts: number, onTaken: TagTaken = {}): TxWrite[] {
+/**
+ * The two puts that create a tag: the tag under its slug and the claim on its lower-cased title
+ * (the count of tags is newTagsTotalWrites'). `featuredPosts`: how many of its `totalPosts` are featured.
+ */
+export function newTagWrites(tag: TagRef, totalPosts: number, featuredPosts = 0, onTaken: TagTaken = {}): TxWrite[] {
   const created = isoTimestamp();
   const absent = { expression: 'attribute_not_exists(PK)' };
   return [
@@ -51,6 +55,7 @@ export function newTagWrites(tag: TagRef, totalPosts: number, onTaken: TagTaken 
           title_lc: tag.title.toLowerCase(),
           slug: tag.slug,
           total_posts: totalPosts,
+          featured_posts: featuredPosts,
           created,
         },
         absent,
@@ -64,7 +69,32 @@ export function newTagWrites(tag: TagRef, totalPosts: number, onTaken: TagTaken 
   ];
 }
 
-/** Adds `delta` to an existing tag's total_posts. */
-export function tagCounterWrite(slug: string, delta: number): TxWrite {
-  return { write: tx.update(keys.tag(slug), { expression: 'ADD total_posts :delta', values: { ':delta': delta } }, { expression: 'attribute_exists(PK)' }) };
+/**
+ * The count of tags raised by the tags a transaction creates: one write to one shard (chosen by
+ * the first tag's slug), as a transaction may write an item only once.
+ */
+export function newTagsTotalWrites(tags: TagRef[]): TxWrite[] {
+  return tags.length === 0 ? [] : totalWrites(TOTALS.tags, tags[0]!.slug, { tags: tags.length });
+}
+
+/** The keys of the count of tags, which GET /tags reads with its token. */
+export const tagsTotalKeys = () => totalKeys(TOTALS.tags);
+
+/** The number of tags, from the read of tagsTotalKeys(). */
+export const tagsTotal = (read: BatchResult) => totalOf(read, TOTALS.tags, 'tags');
+
+/** How many posts a tag's list holds (GET /posts/tagged/{slug}): its published posts, or the featured ones of them. */
+export function taggedTotal(tag: Item, featuredOnly: boolean): number {
+  return Math.max(0, Number((featuredOnly ? tag.featured_posts : tag.total_posts) ?? 0));
+}
+
+/** Adds `delta` to an existing tag's total_posts, and `featuredDelta` to its featured_posts. */
+export function tagCounterWrite(slug: string, delta: number, featuredDelta = 0): TxWrite {
+  return {
+    write: tx.update(
+      keys.tag(slug),
+      { expression: 'ADD total_posts :delta, featured_posts :featured', values: { ':delta': delta, ':featured': featuredDelta } },
+      { expression: 'attribute_exists(PK)' },
+    ),
+  };
 }

@@ -33,19 +33,19 @@ const profileAdd = (username: string, posts: number, featured: number) => ({
   },
 });
 
-const tagAdd = (slug: string, delta: number) => ({
+const tagAdd = (slug: string, delta: number, featured = 0) => ({
   write: {
     Update: {
       TableName: TABLE,
       Key: { PK: `TAG#${slug}`, SK: 'TAG' },
-      UpdateExpression: 'ADD total_posts :delta',
+      UpdateExpression: 'ADD total_posts :delta, featured_posts :featured',
       ConditionExpression: 'attribute_exists(PK)',
-      ExpressionAttributeValues: { ':delta': delta },
+      ExpressionAttributeValues: { ':delta': delta, ':featured': featured },
     },
   },
 });
 
-const tagCreate = (tag: TagRef, totalPosts: number) => [
+const tagCreate = (tag: TagRef, totalPosts: number, featuredPosts = 0) => [
   {
     write: {
       Put: {
@@ -59,6 +59,7 @@ const tagCreate = (tag: TagRef, totalPosts: number) => [
           title_lc: tag.title.toLowerCase(),
           slug: tag.slug,
           total_posts: totalPosts,
+          featured_posts: featuredPosts,
           created: expect.stringMatching(new RegExp(`^${STAMP}$`)),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
@@ -85,7 +86,11 @@ function keyOf({ write }: TxWrite): string {
  * The writes are exactly these (in any order: a transaction has none), each on an item of its
  * own and none on the post itself (DynamoDB refuses a transaction that touches an item twice).
  */
-function expectWrites(actual: TxWrite[], expected: unknown[]): void {
+function expectWrites(all: TxWrite[], expected: unknown[]): void {
+  const keysOfAll = all.map(keyOf);
+  expect(new Set(keysOfAll).size, keysOfAll.join(', ')).toBe(keysOfAll.length);
+  // The list totals are checked on their own (below).
+  const actual = all.filter((write) => !keyOf(write).startsWith('TOTAL#'));
   expect(actual).toHaveLength(expected.length);
   expect(actual).toEqual(expect.arrayContaining(expected));
   const keys = actual.map(keyOf);
@@ -104,7 +109,7 @@ describe('counterWrites: create', () => {
 
   it('a draft counts nowhere: its new tags are created with total_posts 0', () => {
     expectWrites(counterWrites('alice', null, post({ publish: false }), [GO, RUST]), [...tagCreate(GO, 0), ...tagCreate(RUST, 0)]);
-    expect(counterWrites('alice', null, post({ publish: false }), [])).toEqual([]);
+    expectWrites(counterWrites('alice', null, post({ publish: false }), []), []);
   });
 
   it('a published post without tags only counts for its author', () => {
@@ -128,13 +133,13 @@ describe('counterWrites: publish and unpublish', () => {
   it('publishing or unpublishing a featured post also moves total_featured_posts', () => {
     expectWrites(counterWrites('alice', post({ publish: false, is_featured: true }), post({ is_featured: true }), []), [
       profileAdd('alice', 1, 1),
-      tagAdd('go', 1),
-      tagAdd('rust', 1),
+      tagAdd('go', 1, 1),
+      tagAdd('rust', 1, 1),
     ]);
     expectWrites(counterWrites('alice', post({ is_featured: true }), post({ publish: false, is_featured: true }), []), [
       profileAdd('alice', -1, -1),
-      tagAdd('go', -1),
-      tagAdd('rust', -1),
+      tagAdd('go', -1, -1),
+      tagAdd('rust', -1, -1),
     ]);
   });
 
@@ -152,17 +157,17 @@ describe('counterWrites: publish and unpublish', () => {
 });
 
 describe('counterWrites: featuring', () => {
-  it('featuring a published post adds 1 to total_featured_posts only (total_posts ADD 0), and no tag changes', () => {
-    expectWrites(counterWrites('alice', post(), post({ is_featured: true }), []), [profileAdd('alice', 0, 1)]);
+  it("featuring a published post adds 1 to total_featured_posts (total_posts ADD 0) and to each tag's featured_posts only", () => {
+    expectWrites(counterWrites('alice', post(), post({ is_featured: true }), []), [profileAdd('alice', 0, 1), tagAdd('go', 0, 1), tagAdd('rust', 0, 1)]);
   });
 
-  it('unfeaturing a published post takes 1 from total_featured_posts', () => {
-    expectWrites(counterWrites('alice', post({ is_featured: true }), post(), []), [profileAdd('alice', 0, -1)]);
+  it('unfeaturing a published post takes 1 from total_featured_posts and from its tags\' featured_posts', () => {
+    expectWrites(counterWrites('alice', post({ is_featured: true }), post(), []), [profileAdd('alice', 0, -1), tagAdd('go', 0, -1), tagAdd('rust', 0, -1)]);
   });
 
-  it('featuring or unfeaturing a draft writes nothing', () => {
-    expect(counterWrites('alice', post({ publish: false }), post({ publish: false, is_featured: true }), [])).toEqual([]);
-    expect(counterWrites('alice', post({ publish: false, is_featured: true }), post({ publish: false }), [])).toEqual([]);
+  it('featuring or unfeaturing a draft writes no profile or tag', () => {
+    expectWrites(counterWrites('alice', post({ publish: false }), post({ publish: false, is_featured: true }), []), []);
+    expectWrites(counterWrites('alice', post({ publish: false, is_featured: true }), post({ publish: false }), []), []);
   });
 });
 
@@ -196,11 +201,55 @@ describe('counterWrites: delete', () => {
   });
 
   it('deleting a published featured post also takes 1 from total_featured_posts', () => {
-    expectWrites(counterWrites('alice', post({ is_featured: true }), null, []), [profileAdd('alice', -1, -1), tagAdd('go', -1), tagAdd('rust', -1)]);
+    expectWrites(counterWrites('alice', post({ is_featured: true }), null, []), [profileAdd('alice', -1, -1), tagAdd('go', -1, -1), tagAdd('rust', -1, -1)]);
   });
 
-  it('deleting a draft, featured or not, writes nothing', () => {
-    expect(counterWrites('alice', post({ publish: false }), null, [])).toEqual([]);
-    expect(counterWrites('alice', post({ publish: false, is_featured: true }), null, [])).toEqual([]);
+  it('deleting a draft, featured or not, writes no profile or tag', () => {
+    expectWrites(counterWrites('alice', post({ publish: false }), null, []), []);
+    expectWrites(counterWrites('alice', post({ publish: false, is_featured: true }), null, []), []);
+  });
+});
+
+describe('counterWrites: list totals', () => {
+  const totals = (writes: TxWrite[]) =>
+    Object.fromEntries(
+      writes
+        .filter((write) => keyOf(write).startsWith('TOTAL#'))
+        .map(({ write }) => {
+          const update = write.Update!;
+          const names = update.ExpressionAttributeNames as Record<string, string>;
+          const values = update.ExpressionAttributeValues as Record<string, number>;
+          const deltas = Object.fromEntries(Object.keys(names).map((name) => [names[name], values[`:${name.slice(1)}`]]));
+          return [String(update.Key!.PK).replace(/#\d+$/, '#n'), deltas];
+        }),
+    );
+  const mine = `TOTAL#USERPOSTS#${String(post().author_id).padStart(12, '0')}`.replace(/#\d+$/, '#n');
+
+  it('a published create counts on a shard of the site and in the author\'s own counts; new tags once, on one shard', () => {
+    expect(totals(counterWrites('alice', null, post(), [GO, RUST]))).toEqual({
+      'TOTAL#POSTS#n': { posts: 1 },
+      [mine]: { posts: 1, published: 1 },
+      'TOTAL#TAGS#n': { tags: 2 },
+    });
+  });
+
+  it('a draft counts only in the author\'s own counts; featuring it there too', () => {
+    expect(totals(counterWrites('alice', null, post({ publish: false }), []))).toEqual({ [mine]: { posts: 1 } });
+    expect(totals(counterWrites('alice', post({ publish: false }), post({ publish: false, is_featured: true }), []))).toEqual({ [mine]: { featured: 1 } });
+  });
+
+  it('featuring a published post, and deleting it, move the site\'s featured count', () => {
+    expect(totals(counterWrites('alice', post(), post({ is_featured: true }), []))).toEqual({
+      'TOTAL#POSTS#n': { featured: 1 },
+      [mine]: { featured: 1, published_featured: 1 },
+    });
+    expect(totals(counterWrites('alice', post({ is_featured: true }), null, []))).toEqual({
+      'TOTAL#POSTS#n': { posts: -1, featured: -1 },
+      [mine]: { posts: -1, published: -1, featured: -1, published_featured: -1 },
+    });
+  });
+
+  it('an edit that moves no list writes no total', () => {
+    expect(totals(counterWrites('alice', post(), post({ title: 'Other' }), []))).toEqual({});
   });
 });

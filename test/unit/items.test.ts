@@ -405,6 +405,7 @@ describe('newTagWrites', () => {
               title_lc: 'rust lang',
               slug: 'rust-lang',
               total_posts: 1,
+              featured_posts: 0,
               created,
             },
             ConditionExpression: 'attribute_not_exists(PK)',
@@ -426,7 +427,7 @@ describe('newTagWrites', () => {
   it('gives each put the error for its taken claim, when one is given', () => {
     const slugTaken = () => new Error('slug taken');
     const titleTaken = () => new Error('title taken');
-    const writes = newTagWrites({ title: 'Go', slug: 'go' }, 0, { slug: slugTaken, title: titleTaken });
+    const writes = newTagWrites({ title: 'Go', slug: 'go' }, 0, 0, { slug: slugTaken, title: titleTaken });
     expect(writes.map((write) => write.onConditionFailed)).toEqual([slugTaken, titleTaken]);
     expect(writes[0]!.write.Put!.Item!.total_posts).toBe(0);
     expect(newTagWrites({ title: 'Go', slug: 'go' }, 0).every((write) => !('onConditionFailed' in write))).toBe(true);

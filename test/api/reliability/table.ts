@@ -70,7 +70,7 @@ export interface InvariantOptions {
 }
 
 // FEED#: the feeds' removal items (lib/posts/feed-removals.ts), written by deletes and unpublishes.
-const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#', 'USERNAME#', 'LIMIT#', 'SETTING#', 'VOTE#', 'FAVORITE#', 'SLUGTICKETS#'];
+const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#', 'USERNAME#', 'LIMIT#', 'SETTING#', 'VOTE#', 'FAVORITE#', 'SLUGTICKETS#', 'TOTAL#'];
 
 /**
  * Recomputes every counter from the base items and checks every link, claim and index key of the
@@ -149,6 +149,8 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
     if (claim.length !== 1 || claim[0]!.slug !== tag.slug || claim[0]!.title !== tag.title) problems.push(`tag ${tag.slug}: title claim missing or wrong`);
     const expected = posts.filter((post) => post.publish === true && Array.isArray(post.tag_slugs) && post.tag_slugs.includes(tag.slug)).length;
     if (Number(tag.total_posts) !== expected) problems.push(`tag ${tag.slug}: total_posts ${tag.total_posts}, published posts carrying it ${expected}`);
+    const featured = posts.filter((post) => post.publish === true && post.is_featured === true && Array.isArray(post.tag_slugs) && post.tag_slugs.includes(tag.slug)).length;
+    if (Number(tag.featured_posts ?? 0) !== featured) problems.push(`tag ${tag.slug}: featured_posts ${tag.featured_posts}, published featured posts carrying it ${featured}`);
   }
   for (const claim of claims) {
     const tag = tagBySlug.get(String(claim.slug));
@@ -168,6 +170,31 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
     if (Number(profile.total_posts ?? 0) !== mine.length) problems.push(`user ${profile.username}: total_posts ${profile.total_posts}, published ${mine.length}`);
     const featured = mine.filter((post) => post.is_featured === true).length;
     if (Number(profile.total_featured_posts ?? 0) !== featured) problems.push(`user ${profile.username}: total_featured_posts ${profile.total_featured_posts}, featured ${featured}`);
+  }
+
+  // Totals: the site's (summed over their shards) and each user's own post counts, from the posts.
+  const shardSum = (total: string, attribute: string) =>
+    starts(`TOTAL#${total}#`).reduce((sum, shard) => sum + Number(shard[attribute] ?? 0), 0);
+  const totals: [string, number, number][] = [
+    ['published posts', shardSum('POSTS', 'posts'), posts.filter((post) => post.publish === true).length],
+    ['published featured posts', shardSum('POSTS', 'featured'), posts.filter((post) => post.publish === true && post.is_featured === true).length],
+    ['active users', shardSum('USERS', 'active'), profiles.filter((profile) => profile.is_active === true).length],
+    ['tags', shardSum('TAGS', 'tags'), tags.length],
+  ];
+  for (const [name, counted, expected] of totals) if (counted !== expected) problems.push(`total of ${name}: ${counted}, expected ${expected}`);
+  const userTotals = new Map(starts('TOTAL#USERPOSTS#').map((item) => [Number(String(item.PK).slice('TOTAL#USERPOSTS#'.length)), item]));
+  for (const profile of profiles) {
+    const own = posts.filter((post) => Number(post.author_id) === Number(profile.id));
+    const counts = userTotals.get(Number(profile.id));
+    const expected = {
+      posts: own.length,
+      published: own.filter((post) => post.publish === true).length,
+      featured: own.filter((post) => post.is_featured === true).length,
+      published_featured: own.filter((post) => post.publish === true && post.is_featured === true).length,
+    };
+    for (const [name, value] of Object.entries(expected)) {
+      if (Number(counts?.[name] ?? 0) !== value) problems.push(`user ${profile.username}: own ${name} ${counts?.[name]}, expected ${value}`);
+    }
   }
 
   // Visits: each of an existing post and user, once per user; the post counts them.
