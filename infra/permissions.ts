@@ -39,7 +39,7 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'auth/check': { table: ['GetItem'], indexes: [] },
   // the token and the count of active users in one BatchGetItem; a page of the users list (by
   // number: a keys-only skip on the same index)
-  'users/list': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
+  'users/list': { table: ['BatchGetItem'], indexes: ['Query'] },
   // token and profile in one BatchGetItem
   'users/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
   // the token and the count of tags in one BatchGetItem (the token alone with q); a page of the tags list
