@@ -37,9 +37,10 @@ export interface TableAccess {
 export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // the token
   'auth/check': { table: ['GetItem'], indexes: [] },
-  // the token and the count of active users in one BatchGetItem; a page of the users list (by
-  // number: a keys-only skip on the same index)
-  'users/list': { table: ['BatchGetItem'], indexes: ['Query'] },
+  // the token and the count of active users in one BatchGetItem (the token alone for a request
+  // refused before its read: a page that is no number, a body over the limit); a page of the users
+  // list (by number: a keys-only skip on the same index)
+  'users/list': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
   // token and profile in one BatchGetItem
   'users/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
   // the token and the count of tags in one BatchGetItem (the token alone with q); a page of the tags list

@@ -9,6 +9,7 @@ import { ROUTES, FALLBACK_HANDLER, functionName } from '#lib/routes.ts';
 import { deniedPermission, tableArn } from '../../scripts/local/iam-policy.ts';
 import { BUNDLES, createPost, startApi, unique, type TestApi } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
+import { rawRequest } from './reliability/raw-http.ts';
 
 // Every function runs under its role's policy, through the IAM guard in front of DynamoDB Local
 // (scripts/local/iam-guard.ts), in this file as in every other: a missing grant fails the route
@@ -73,6 +74,10 @@ describe('least privilege', () => {
     expect((await alice.api.get('/auth')).status).toBe(200);
     expect((await alice.api.get('/users')).status).toBe(200);
     expect((await alice.api.get('/users', { query: { page: '2', page_size: '1' } })).status).toBe(200);
+    // Refused before its own read (a body over the limit): the token alone.
+    const origin = new URL(api.url).origin;
+    const oversized = await rawRequest(origin, { method: 'GET', path: '/api/v1/users', body: 'x'.repeat(1024 * 1024 + 1), headers: { 'Content-Type': 'application/json', Authorization: `Token ${alice.token}` } });
+    expect(oversized.status).toBe(413);
     expect((await alice.api.get(`/users/detail/${bob.username}`)).status).toBe(200);
     expect((await alice.api.put(`/users/detail/${alice.username}`, { form: { location: 'Lyon' } })).status).toBe(200);
     const tag = await alice.api.post('/tags', { form: { title: unique('Tag') } });
