@@ -144,9 +144,22 @@ const conditionalDelete = ({ key, below }: PostingChange['deletes'][number]) => 
  * the slug (a rename moves it, a deletion removes it).
  */
 async function stillCurrent(post: IndexedPost): Promise<boolean> {
-  const read = await batchGet([keys.postStats(post.slug)]);
-  const stats = read.get(keys.postStats(post.slug));
+  const stats = await readItem(keys.postStats(post.slug));
   return stats !== undefined && stats.post_id === post.id && Number(stats.text_version) === post.text_version;
+}
+
+/** One item of the table, strongly consistent (a batch read: the consumer is granted no GetItem). */
+const readItem = async (key: Key) => (await batchGet([key])).get(key);
+
+/**
+ * The post `id` as it stands now: `gone` once its `mine` entry is (the entry lives exactly as long
+ * as the post), else its current text, or undefined when that text moved between the two reads.
+ */
+async function currentText(id: string): Promise<IndexedPost | 'gone' | undefined> {
+  const entry = await readItem(keys.postEntry(id, postLists.mine));
+  if (!entry) return 'gone';
+  const text = indexedPost(await readItem(keys.post(String(entry.slug))));
+  return text?.id === id ? text : undefined;
 }
 
 /** Puts of postings sent unconditioned: the text they come from and their words. */
@@ -160,9 +173,9 @@ type Written = NonNullable<PostingChange['written']>;
  * the post is gone), the others deleted, conditioned on the version as usual.
  */
 async function repairPuts({ post, words }: Written): Promise<Written | undefined> {
-  const entry = (await batchGet([keys.postEntry(post.id, postLists.mine)])).get(keys.postEntry(post.id, postLists.mine));
-  const current = entry ? indexedPost((await batchGet([keys.post(String(entry.slug))])).get(keys.post(String(entry.slug)))) : undefined;
-  if (entry && current?.id !== post.id) throw new Error(`The text of post ${post.id} moved while it was read: the record is retried`);
+  const found = await currentText(post.id);
+  if (found === undefined) throw new Error(`The text of post ${post.id} moved while it was read: the record is retried`);
+  const current = found === 'gone' ? undefined : found;
   const now = current ? indexedWords(current) : new Set<string>();
   const kept = words.filter((word) => now.has(word));
   await Promise.all([
@@ -186,10 +199,9 @@ async function repairPuts({ post, words }: Written): Promise<Written | undefined
  * writes a word.
  */
 async function removalDeletes(removed: IndexedPost, deletes: PostingChange['deletes']): Promise<{ conditional: PostingChange['deletes']; unconditioned: Key[] }> {
-  const entry = (await batchGet([keys.postEntry(removed.id, postLists.mine)])).get(keys.postEntry(removed.id, postLists.mine));
-  if (!entry) return { conditional: [], unconditioned: deletes.map(({ key }) => key) };
-  const current = indexedPost((await batchGet([keys.post(String(entry.slug))])).get(keys.post(String(entry.slug))));
-  if (current?.id !== removed.id) return { conditional: deletes, unconditioned: [] };
+  const current = await currentText(removed.id);
+  if (current === 'gone') return { conditional: [], unconditioned: deletes.map(({ key }) => key) };
+  if (current === undefined) return { conditional: deletes, unconditioned: [] };
   const kept = new Set([...indexedWords(current)].map((word) => keyString(keys.posting(word, removed.id))));
   return { conditional: deletes.filter(({ key }) => !kept.has(keyString(key))), unconditioned: [] };
 }
