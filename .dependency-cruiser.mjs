@@ -3,7 +3,7 @@
 
 /** lib/'s layers, bottom first; the files directly in lib/ (config, errors, log, pager, ...) are below them all. */
 const LAYERS = [
-  ['db'],
+  ['db', 'site'],
   ['streams'],
   ['slugs'],
   ['profiles'],
