@@ -146,6 +146,18 @@ describe('a summary follows its post', () => {
     expect(await stored(renamed.slug)).toBeUndefined();
   });
 
+  it('a rename that swaps all 20 tags for 20 other existing ones (the largest transaction) keeps its summary', async () => {
+    const w = unique('Swap');
+    const oldTags = Array.from({ length: 20 }, (_, i) => `${w}a${i}`);
+    const newTags = Array.from({ length: 20 }, (_, i) => `${w}b${i}`);
+    await createPost(bob.api, { title: unique('Swap holder '), description: 'x', tags: newTags.join(', '), publish: 'true' });
+    const own = await createPost(alice.api, { title: unique('Swap post '), description: 'swapped *text*', tags: oldTags.join(', '), publish: 'true' });
+    const renamed = await alice.api.put(`/posts/detail/${own.slug}`, { json: { title: unique('Swap renamed '), tags: newTags.join(', ') } });
+    expect(renamed.status).toBe(200);
+    const tagged = await bob.api.get(`/posts/author/${alice.username}`, { query: { view: 'summary', page_size: '100' } });
+    expect(tagged.body.find((item: { slug: string }) => item.slug === renamed.body.slug)).toMatchObject({ excerpt: 'swapped text', tags: newTags });
+  });
+
   it('a post stored before summaries (no summary item) is listed with the summary of its text', async () => {
     const old = await createPost(alice.api, { title: unique('Summary legacy '), description: '## An *old* post', publish: 'true' });
     await db().send(new DeleteCommand({ TableName: api.table, Key: keys.postSummary(old.slug) }));
