@@ -21,9 +21,10 @@ const SettingsProfile = lazy(() => import('./pages/SettingsProfile.tsx'));
 const SettingsPassword = lazy(() => import('./pages/SettingsPassword.tsx'));
 const NotFound = lazy(() => import('./pages/NotFound.tsx'));
 
-/** A new page starts at its top. */
+/** A new page starts at its top, and keyboard and screen-reader focus moves to it. */
 function onRouteChange(): void {
   window.scrollTo(0, 0);
+  document.getElementById('main')?.focus({ preventScroll: true });
 }
 
 export function App() {

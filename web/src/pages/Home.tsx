@@ -1,5 +1,7 @@
 import { useLocation } from 'preact-iso';
 import { api, PAGE_SIZE, summaries } from '../api/client.ts';
+import { walled } from '../components/Content.tsx';
+import { LoginWall } from '../components/Gates.tsx';
 import { PostList } from '../components/PostList.tsx';
 import { Tabs } from '../components/Tabs.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
@@ -26,9 +28,11 @@ export default function Home() {
     [sort, q, page],
   );
   const heading = q ? `Search results for “${q}”` : 'Posts';
-  useTitle(page > 1 ? `${heading}, page ${page}` : heading);
+  // The login wall names itself.
+  useTitle(walled(state) ? null : page > 1 ? `${heading}, page ${page}` : heading);
   const href = (p: number, s: Sort = sort) => withQuery(paths.home, { q, sort: s === 'newest' ? '' : s, page: p > 1 ? p : '' });
 
+  if (walled(state)) return <LoginWall />;
   return (
     <>
       <h1>{heading}</h1>

@@ -5,14 +5,18 @@ import { api, outcome, summaries, type Failure, type Post as PostData, type Post
 import { tagSlugs } from '../api/tags.ts';
 import { Content } from '../components/Content.tsx';
 import { DateTime } from '../components/DateTime.tsx';
-import { Markdown } from '../components/Markdown.tsx';
+import { loadRenderer, Markdown } from '../components/Markdown.tsx';
 import { Alert, describe } from '../components/Problem.tsx';
 import { useLoad, useSession, useTitle } from '../hooks.ts';
 import { here, loginFor, paths } from '../paths.ts';
 
 /** `/posts/<slug>`: one post, its votes and favorite, related posts; Edit and Delete for its author. */
 export default function PostPage({ slug }: { slug: string }) {
-  const { state, reload } = useLoad(() => outcome(() => api.GET('/posts/detail/{slug}', { params: { path: { slug } } })), [slug]);
+  // The post and the Markdown renderer at once: the page appears whole.
+  const { state, reload } = useLoad(async () => {
+    const [post] = await Promise.all([outcome(() => api.GET('/posts/detail/{slug}', { params: { path: { slug } } })), loadRenderer().catch(() => undefined)]);
+    return post;
+  }, [slug]);
   if (state.status === 'done' && state.ok) return <PostView key={state.data.slug} post={state.data} />;
   return <Content state={state} reload={reload} children={() => null} />;
 }
