@@ -14,13 +14,19 @@ export interface BuiltApp {
  * context, the stack, and the cdk-nag AwsSolutions checks that stop a synth on any finding
  * not fixed or acknowledged. Tests build it here with their own outdir and context.
  */
-export function buildApp(props: AppProps = {}): BuiltApp {
+export interface BuildOptions {
+  /** The site's build folder; default web/dist (infra/site.ts). */
+  siteAssets?: string;
+}
+
+export function buildApp(props: AppProps = {}, options: BuildOptions = {}): BuiltApp {
   const app = new App(props);
   const settings = readSettings(app.node);
   // Set by the CLI from the credentials in use; without them the stack is environment-agnostic.
   const env = cdkEnvironment();
   const stack = new CommunityPostsStack(app, settings.stackName, {
     settings,
+    ...(options.siteAssets ? { siteAssets: options.siteAssets } : {}),
     description: 'community-posts: REST API on API Gateway HTTP API, AWS Lambda and one DynamoDB table',
     ...(env ? { env } : {}),
   });

@@ -30,11 +30,14 @@ import { Monitoring } from './monitoring.ts';
 import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
 import { tableAccess } from './permissions.ts';
 import { SettingsError, throttleTotals, type DeploySettings } from './settings.ts';
+import { Site } from './site.ts';
 import { TABLE_STREAM_CONSUMER } from './streams.ts';
 import { createPostsTable, createSearchTable } from './table.ts';
 
 export interface CommunityPostsStackProps extends StackProps {
   settings: DeploySettings;
+  /** The site's build folder (infra/site.ts); default web/dist at the repository's root. */
+  siteAssets?: string;
 }
 
 /** Files a handler reads at run time, copied into its bundle: the docs page's Swagger UI assets. */
@@ -111,6 +114,8 @@ export class CommunityPostsStack extends Stack {
   readonly cursorSecret: Secret;
   /** The alarms, their topic and the dashboard (infra/monitoring.ts). */
   readonly monitoring: Monitoring;
+  /** The site's bucket and the distribution of the site and the API (infra/site.ts). */
+  readonly site: Site;
 
   constructor(scope: Construct, id: string, props: CommunityPostsStackProps) {
     super(scope, id, props);
@@ -256,6 +261,15 @@ export class CommunityPostsStack extends Stack {
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API',
       value: `${this.stage.url}${API_PREFIX.replace(/^\//, '')}`,
+    });
+    this.site = new Site(this, 'Site', {
+      api: this.api,
+      publicCacheSeconds: settings.publicCacheSeconds,
+      ...(props.siteAssets ? { assets: props.siteAssets } : {}),
+    });
+    new CfnOutput(this, 'SiteUrl', {
+      description: 'The site, with the API under /api/ on the same host (clients that send a GET with a body keep using ApiUrl)',
+      value: this.site.url,
     });
     new CfnOutput(this, 'TableName', {
       description: 'The DynamoDB table (TABLE_NAME for `npm run admin -- --aws ...`)',

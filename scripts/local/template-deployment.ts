@@ -93,9 +93,16 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
     }
   }
 
+  // The API's functions only: those an integration or an event source mapping invokes. The stack
+  // has others that run at deploy time (the site's copy into its bucket, the bucket's emptying).
+  const invoked = new Set([
+    ...ofType('AWS::ApiGatewayV2::Integration').map(([, integration]) => integration.Properties.IntegrationUri?.['Fn::GetAtt']?.[0] as string),
+    ...ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) => mapping.Properties.FunctionName?.Ref as string),
+  ]);
   const functions = new Map<string, LocalFunction>();
   const functionByLogicalId = new Map<string, string>();
   for (const [id, resource] of ofType('AWS::Lambda::Function')) {
+    if (!invoked.has(id)) continue;
     // The construct ApiFunction 'PostsDetail' holds the function 'Function': PostsDetailFunction92C5D922.
     const name = id.replace(/Function[0-9A-F]{8}$/, '');
     const [file, exported] = String(resource.Properties.Handler).split('.') as [string, string];
