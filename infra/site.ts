@@ -69,7 +69,7 @@ export interface SiteProps {
 }
 
 /** The response headers policy's security headers from lib/site/headers.ts: the ones CloudFront has fields for, and the rest as custom headers. */
-export function siteHeadersBehavior(): { securityHeadersBehavior: ResponseSecurityHeadersBehavior; customHeaders: ResponseCustomHeader[] } {
+export function siteHeadersBehavior(): { securityHeadersBehavior: ResponseSecurityHeadersBehavior; customHeadersBehavior: { customHeaders: ResponseCustomHeader[] } } {
   const { 'content-security-policy': csp, 'strict-transport-security': hsts, 'x-content-type-options': nosniff, 'x-frame-options': frame, 'referrer-policy': referrer, ...others } =
     SITE_SECURITY_HEADERS;
   if (!csp || !hsts || nosniff !== 'nosniff' || !frame || !referrer) throw new Error('lib/site/headers.ts lacks a security header the policy sends.');
@@ -89,7 +89,7 @@ export function siteHeadersBehavior(): { securityHeadersBehavior: ResponseSecuri
       frameOptions: { frameOption, override: true },
       referrerPolicy: { referrerPolicy, override: true },
     },
-    customHeaders: Object.entries(others).map(([header, value]) => ({ header, value, override: true })),
+    customHeadersBehavior: { customHeaders: Object.entries(others).map(([header, value]) => ({ header, value, override: true })) },
   };
 }
 

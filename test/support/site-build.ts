@@ -22,3 +22,10 @@ export function siteBuildFixture(): string {
   }
   return folder;
 }
+
+/**
+ * The functions CDK adds to the stack for the site, run at deploy time and not for the API:
+ * BucketDeployment's copy of the build into the bucket, and the bucket's emptying when the stack
+ * goes. The stack's tests of the API's functions leave them out (test/infra/site.test.ts checks them).
+ */
+export const isDeployTimeFunction = (logicalId: string): boolean => /^Custom(CDKBucketDeployment|S3AutoDeleteObjects)/.test(logicalId);
