@@ -390,7 +390,7 @@ describe('siteUrl (the feed links posts to the frontend)', () => {
     }
   });
 
-  it('gives every API function SITE_URL when set, and none when not', () => {
+  it("gives every API function SITE_URL when set, and the stack's own distribution when not", () => {
     const environments = (settings: DeploySettings) => {
       const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
       const stack = new CommunityPostsStack(app, 'Stack', { settings, siteAssets });
@@ -401,7 +401,9 @@ describe('siteUrl (the feed links posts to the frontend)', () => {
       return api.map((fn) => fn.Properties.Environment?.Variables?.SITE_URL);
     };
     expect(new Set(environments({ ...DEFAULT_SETTINGS, siteUrl: 'https://site.example' }))).toEqual(new Set(['https://site.example']));
-    expect(new Set(environments(DEFAULT_SETTINGS))).toEqual(new Set([undefined]));
+    const distribution = environments(DEFAULT_SETTINGS).map((value) => JSON.stringify(value));
+    expect(new Set(distribution).size).toBe(1);
+    expect(JSON.parse(distribution[0]!)).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution[0-9A-F]{8}$/), 'DomainName'] }]] });
   });
 });
 

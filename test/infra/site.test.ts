@@ -10,6 +10,8 @@ import { API_CACHE_KEY_HEADERS, API_PATH_PATTERN, CACHEABLE_ERROR_CODES, HASHED_
 import { APP_PAGE, BUILD_COMMAND, SiteBuildError, siteFiles, spaFallbackCode } from '../../infra/site-functions.ts';
 import { DEFAULT_SETTINGS } from '../../infra/settings.ts';
 import { CommunityPostsStack } from '../../infra/stack.ts';
+import { TABLE_STREAM_CONSUMER } from '../../infra/streams.ts';
+import { SITE_URL_VARIABLE } from '#lib/config.ts';
 import { VIEWER_HOST_HEADER } from '#lib/http/request.ts';
 import { API_PREFIX } from '#lib/routes.ts';
 import { SITE_SECURITY_HEADERS } from '#lib/site/headers.ts';
@@ -19,7 +21,6 @@ import { isDeployTimeFunction, siteBuildFixture } from '../support/site-build.ts
 // stand-in for the site's build (test/support/site-build.ts). The CloudFront Functions' code is
 // taken from the template and run here on the events CloudFront would hand it.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the template's JSON, read field by field
 type Json = Record<string, any>;
 
 const CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
@@ -311,6 +312,42 @@ describe('the viewer host (viewer request of /api/*)', () => {
     expect(result.headers[VIEWER_HOST_HEADER]).toEqual({ value: 'site.example' });
     const hostless = viewerHost()(viewerRequest(`${API_PREFIX}/posts`, { [VIEWER_HOST_HEADER]: 'evil.example' }));
     expect(hostless.headers[VIEWER_HOST_HEADER]).toBeUndefined();
+  });
+});
+
+describe("the feed's site (SITE_URL)", () => {
+  it('is the distribution for every API function when no siteUrl is set; the stream consumer answers no one', () => {
+    for (const [handler, fn] of built.stack.functions) {
+      const variables = resources[logicalId(fn.function.node.defaultChild)]!.Properties.Environment.Variables as Json;
+      if (handler === TABLE_STREAM_CONSUMER.handler) expect(variables[SITE_URL_VARIABLE], handler).toBeUndefined();
+      else expect(variables[SITE_URL_VARIABLE], handler).toEqual(outputs.SiteUrl!.Value);
+    }
+  });
+
+  it('makes no dependency cycle: the distribution needs the API, not its functions', () => {
+    const references = (value: unknown, found = new Set<string>()): Set<string> => {
+      if (Array.isArray(value)) value.forEach((item) => references(item, found));
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value as Json)) {
+          if (key === 'Ref' && typeof inner === 'string' && inner in resources) found.add(inner);
+          else if (key === 'Fn::GetAtt' && Array.isArray(inner) && inner[0] in resources) found.add(inner[0] as string);
+          else references(inner, found);
+        }
+      }
+      return found;
+    };
+    const edges = new Map(Object.entries(resources).map(([id, resource]) => [id, new Set([...references(resource.Properties), ...[resource.DependsOn ?? []].flat()])]));
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (id: string, path: string[]): void => {
+      if (state.get(id) === 'done') return;
+      expect(state.get(id), `cycle: ${[...path, id].join(' -> ')}`).not.toBe('visiting');
+      state.set(id, 'visiting');
+      for (const next of edges.get(id) ?? []) visit(next, [...path, id]);
+      state.set(id, 'done');
+    };
+    for (const id of edges.keys()) visit(id, []);
+    const distribution = logicalId(built.stack.site.distribution.node.defaultChild);
+    expect(edges.get(distribution)).toContain(logicalId(built.stack.api.node.defaultChild));
   });
 });
 
