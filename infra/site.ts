@@ -135,7 +135,7 @@ export class Site extends Construct {
     });
 
     const site = siteHeadersBehavior();
-    this.headersPolicy = new ResponseHeadersPolicy(this, 'SiteHeaders', {
+    this.headersPolicy = new ResponseHeadersPolicy(this, 'PageHeaders', {
       comment: 'The site security headers (lib/site/headers.ts)',
       ...site,
     });
@@ -149,7 +149,7 @@ export class Site extends Construct {
       },
     });
 
-    this.siteCachePolicy = new CachePolicy(this, 'SiteCache', {
+    this.siteCachePolicy = new CachePolicy(this, 'PageCache', {
       comment: "The site's files, as their Cache-Control says (min TTL 0 honours no-cache)",
       minTtl: Duration.seconds(0),
       defaultTtl: Duration.days(1),
