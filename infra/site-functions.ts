@@ -22,14 +22,19 @@ export class SiteBuildError extends Error {
 /** The command that builds the site into its asset folder (web/dist). */
 export const BUILD_COMMAND = 'npm run build:web';
 
-/**
- * The site's files as URL paths (`/index.html`, `/robots.txt`), the hashed assets folder left
- * out (a prefix covers it). Refuses a folder without an index.html: the build has not run.
- */
-export function siteFiles(folder: string): string[] {
+/** Refuses a folder without an index.html: the site's build has not run. */
+export function requireSiteBuild(folder: string): void {
   if (!existsSync(join(folder, 'index.html'))) {
     throw new SiteBuildError(`The site's build is missing: ${folder} has no index.html. Run \`${BUILD_COMMAND}\` first (npm run synth needs it).`);
   }
+}
+
+/**
+ * The site's files as URL paths (`/index.html`, `/robots.txt`), the hashed assets folder left
+ * out (a prefix covers it). Refuses a folder without an index.html.
+ */
+export function siteFiles(folder: string): string[] {
+  requireSiteBuild(folder);
   const files: string[] = [];
   const walk = (directory: string) => {
     for (const entry of readdirSync(directory).sort()) {

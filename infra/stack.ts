@@ -30,7 +30,8 @@ import { Monitoring } from './monitoring.ts';
 import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
 import { tableAccess } from './permissions.ts';
 import { SettingsError, throttleTotals, type DeploySettings } from './settings.ts';
-import { Site } from './site.ts';
+import { DEFAULT_SITE_ASSETS, Site } from './site.ts';
+import { requireSiteBuild } from './site-functions.ts';
 import { TABLE_STREAM_CONSUMER } from './streams.ts';
 import { createPostsTable, createSearchTable } from './table.ts';
 
@@ -121,6 +122,8 @@ export class CommunityPostsStack extends Stack {
   constructor(scope: Construct, id: string, props: CommunityPostsStackProps) {
     super(scope, id, props);
     const { settings } = props;
+    // Before the functions' bundling: a missing site build stops the synth at once.
+    requireSiteBuild(props.siteAssets ?? DEFAULT_SITE_ASSETS);
 
     this.table = createPostsTable(this, 'Table');
     this.searchTable = createSearchTable(this, 'SearchTable');
