@@ -68,7 +68,8 @@ function checkSize(code: string, what: string): string {
  * of an object can match.
  */
 export function spaFallbackCode(files: readonly string[], hashedAssets: boolean): string {
-  const known = Object.fromEntries(files.map((file) => [file, true]));
+  // As the viewer sent it: a name with a space or a non-ASCII letter arrives percent-encoded.
+  const known = Object.fromEntries(files.flatMap((file) => [...new Set([file, encodeURI(file)])].map((uri) => [uri, true])));
   const prefix = hashedAssets ? `/${HASHED_ASSETS_FOLDER}/` : '';
   return checkSize(
     [

@@ -282,12 +282,14 @@ describe('the SPA fallback (viewer request of the site)', () => {
       writeFileSync(join(folder, 'index.html'), '<!doctype html>');
       mkdirSync(join(folder, 'icons'));
       writeFileSync(join(folder, 'icons', 'a.png'), '');
+      writeFileSync(join(folder, 'notes é.txt'), '');
       const files = siteFiles(folder);
-      expect(files).toEqual(['/icons/a.png', '/index.html']);
+      expect(files).toEqual(['/icons/a.png', '/index.html', '/notes é.txt']);
       const handler = new Function(`${spaFallbackCode(files, false)}\nreturn handler;`)() as (event: Json) => Json;
       const uri = (path: string) => (handler({ request: viewerRequest(path) }) as Json).uri as string;
       expect(uri('/icons/a.png')).toBe('/icons/a.png');
       expect(uri('/icons/b.png')).toBe(APP_PAGE);
+      expect(uri('/notes%20%C3%A9.txt')).toBe('/notes%20%C3%A9.txt');
       expect(uri('/assets/app-123.js')).toBe(APP_PAGE);
     } finally {
       rmSync(folder, { recursive: true, force: true });
