@@ -156,6 +156,47 @@ function listBody(fields: readonly string[], encoding: 'json' | 'form'): Schema 
 const POST_LIST_FIELDS = ['q', 'sort', 'page', 'page_size', 'cursor', 'view'] as const;
 const PAGE_FIELDS = ['page', 'page_size', 'cursor', 'view'] as const;
 
+/**
+ * A post as the API shows it (`full`), or as a list shows it with `view=summary`: without
+ * `description`, with `excerpt` and `reading_time_minutes` after `meta_description`.
+ */
+function postSchema(view: 'full' | 'summary'): Schema {
+  const properties: Record<string, Schema> = {
+    author: { type: 'string', minLength: 1, maxLength: USERNAME_MAX_LENGTH },
+    title: { type: 'string', minLength: 1, maxLength: POST_LIMITS.title },
+    slug: ref('Slug'),
+    ...(view === 'full' ? { description: { type: 'string', maxLength: POST_LIMITS.description, description: 'Markdown.' } } : {}),
+    created: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
+    modified: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
+    publish: { type: 'boolean', description: 'false: a draft, seen only by its author.' },
+    is_featured: { type: 'boolean' },
+    tags: { type: 'array', maxItems: POST_LIMITS.tags, items: { type: 'string', minLength: 1, maxLength: TAG_TITLE_MAX_LENGTH }, description: `Tag titles, at most ${POST_LIMITS.tags}.` },
+    keywords: { type: ['string', 'null'], maxLength: POST_LIMITS.keywords },
+    meta_description: { type: ['string', 'null'], maxLength: POST_LIMITS.meta_description },
+    ...(view === 'summary'
+      ? {
+          excerpt: {
+            type: 'string',
+            maxLength: EXCERPT_LENGTH + 1,
+            description: `The meta description when it holds more than whitespace, else the description, as plain text (Markdown and HTML removed, whitespace runs as one space), cut to ${EXCERPT_LENGTH} code points at the last whitespace and ended with \`…\`.`,
+          },
+          reading_time_minutes: { type: 'integer', minimum: 1, description: `The description's words (runs of letters and digits) / ${WORDS_PER_MINUTE}, rounded up; at least 1.` },
+        }
+      : {}),
+    rating_likes: { ...counter, description: 'Users who voted the post up.' },
+    rating_dislikes: { ...counter, description: 'Users who voted the post down.' },
+    total_visitors: { ...counter, description: 'Distinct users who opened the post.' },
+    total_favorites: { ...counter, description: 'Users who hold the post as a favorite.' },
+  };
+  return {
+    ...(view === 'summary' ? { description: 'A post as a list shows it with `view=summary`: without `description`, with its `excerpt` and `reading_time_minutes` after `meta_description`.' } : {}),
+    type: 'object',
+    required: Object.keys(properties),
+    properties,
+    additionalProperties: false,
+  };
+}
+
 /** `{"field": ["message", ...]}` for exactly these fields (and `non_field_errors`). */
 export function fieldErrors(fields: readonly string[]): Schema {
   return {
@@ -292,62 +333,8 @@ export const SCHEMAS: Record<string, Schema> = {
       },
     },
   },
-  Post: {
-    type: 'object',
-    required: [
-      'author', 'title', 'slug', 'description', 'created', 'modified', 'publish', 'is_featured', 'tags',
-      'keywords', 'meta_description', 'rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites',
-    ],
-    properties: {
-      author: { type: 'string', minLength: 1, maxLength: USERNAME_MAX_LENGTH },
-      title: { type: 'string', minLength: 1, maxLength: POST_LIMITS.title },
-      slug: ref('Slug'),
-      description: { type: 'string', maxLength: POST_LIMITS.description, description: 'Markdown.' },
-      created: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
-      modified: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
-      publish: { type: 'boolean', description: 'false: a draft, seen only by its author.' },
-      is_featured: { type: 'boolean' },
-      tags: { type: 'array', maxItems: POST_LIMITS.tags, items: { type: 'string', minLength: 1, maxLength: TAG_TITLE_MAX_LENGTH }, description: `Tag titles, at most ${POST_LIMITS.tags}.` },
-      keywords: { type: ['string', 'null'], maxLength: POST_LIMITS.keywords },
-      meta_description: { type: ['string', 'null'], maxLength: POST_LIMITS.meta_description },
-      rating_likes: { ...counter, description: 'Users who voted the post up.' },
-      rating_dislikes: { ...counter, description: 'Users who voted the post down.' },
-      total_visitors: { ...counter, description: 'Distinct users who opened the post.' },
-      total_favorites: { ...counter, description: 'Users who hold the post as a favorite.' },
-    },
-    additionalProperties: false,
-  },
-  PostSummary: {
-    description: `A post as a list shows it with \`view=summary\`: without \`description\`, with its \`excerpt\` and \`reading_time_minutes\` after \`meta_description\`.`,
-    type: 'object',
-    required: [
-      'author', 'title', 'slug', 'created', 'modified', 'publish', 'is_featured', 'tags',
-      'keywords', 'meta_description', 'excerpt', 'reading_time_minutes', 'rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites',
-    ],
-    properties: {
-      author: { type: 'string', minLength: 1, maxLength: USERNAME_MAX_LENGTH },
-      title: { type: 'string', minLength: 1, maxLength: POST_LIMITS.title },
-      slug: ref('Slug'),
-      created: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
-      modified: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
-      publish: { type: 'boolean', description: 'false: a draft, seen only by its author.' },
-      is_featured: { type: 'boolean' },
-      tags: { type: 'array', maxItems: POST_LIMITS.tags, items: { type: 'string', minLength: 1, maxLength: TAG_TITLE_MAX_LENGTH }, description: `Tag titles, at most ${POST_LIMITS.tags}.` },
-      keywords: { type: ['string', 'null'], maxLength: POST_LIMITS.keywords },
-      meta_description: { type: ['string', 'null'], maxLength: POST_LIMITS.meta_description },
-      excerpt: {
-        type: 'string',
-        maxLength: EXCERPT_LENGTH + 1,
-        description: `The meta description when it holds more than whitespace, else the description, as plain text (Markdown and HTML removed, whitespace runs as one space), cut to ${EXCERPT_LENGTH} code points at the last whitespace and ended with \`…\`.`,
-      },
-      reading_time_minutes: { type: 'integer', minimum: 1, description: `The description's words (runs of letters and digits) / ${WORDS_PER_MINUTE}, rounded up; at least 1.` },
-      rating_likes: { ...counter, description: 'Users who voted the post up.' },
-      rating_dislikes: { ...counter, description: 'Users who voted the post down.' },
-      total_visitors: { ...counter, description: 'Distinct users who opened the post.' },
-      total_favorites: { ...counter, description: 'Users who hold the post as a favorite.' },
-    },
-    additionalProperties: false,
-  },
+  Post: postSchema('full'),
+  PostSummary: postSchema('summary'),
   ListedPost: { description: 'A post, or its summary (`view=summary`).', oneOf: [ref('Post'), ref('PostSummary')] },
   PostCreate: postInput(false, false),
   PostCreateForm: postInput(true, false),
