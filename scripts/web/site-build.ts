@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+// Building the site (web/ into web/dist) and knowing when it must be rebuilt: `npm start` and the
+// test suites' global setup build it when web/dist is missing or older than a source of web/.
+
+/** The newest modification time of the files under `dir` (0 when there are none). */
+function newest(dir: string, skip: Set<string>): number {
+  let time = 0;
+  if (!existsSync(dir)) return time;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (skip.has(entry.name)) continue;
+    const path = join(dir, entry.name);
+    time = Math.max(time, entry.isDirectory() ? newest(path, skip) : statSync(path).mtimeMs);
+  }
+  return time;
+}
+
+/** Why web/dist must be built, or undefined when it is current. */
+export function siteStaleness(root: string): 'missing' | 'older than web/ sources' | undefined {
+  const index = join(root, 'web', 'dist', 'index.html');
+  if (!existsSync(index)) return 'missing';
+  const sources = newest(join(root, 'web'), new Set(['dist', 'node_modules', 'schema.d.ts']));
+  // The API's contract is a source too: the types are generated from lib/openapi/.
+  const contract = newest(join(root, 'lib', 'openapi'), new Set());
+  return Math.max(sources, contract) > statSync(index).mtimeMs ? 'older than web/ sources' : undefined;
+}
+
+function run(root: string, what: string, args: string[]): void {
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${what} failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`})`);
+}
+
+/**
+ * Types, type check, Vite build. The build goes to a folder of its own and then takes web/dist's
+ * place, so a server never serves a half-written site and two builds at once do not mix.
+ */
+export function buildSite(root: string): void {
+  run(root, 'Generating the API types', ['--import', 'tsx', join(root, 'scripts', 'web', 'api-types.ts')]);
+  run(root, 'Type-checking web/', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', join(root, 'web', 'tsconfig.json')]);
+  const out = join(root, 'web', `.dist-${process.pid}`);
+  rmSync(out, { recursive: true, force: true });
+  const vite = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'web', 'vite.config.ts'), '--logLevel', 'warn'], {
+    cwd: join(root, 'web'),
+    stdio: 'inherit',
+    env: { ...process.env, SITE_OUT_DIR: out },
+  });
+  if (vite.status !== 0) {
+    rmSync(out, { recursive: true, force: true });
+    throw new Error(`vite build failed (exit ${vite.status ?? vite.signal})`);
+  }
+  const dist = join(root, 'web', 'dist');
+  rmSync(dist, { recursive: true, force: true });
+  renameSync(out, dist);
+}
+
+/** Builds the site when it is missing or stale; says why, or undefined when it was current. */
+export function ensureSite(root: string): string | undefined {
+  const reason = siteStaleness(root);
+  if (!reason) return undefined;
+  buildSite(root);
+  return reason;
+}

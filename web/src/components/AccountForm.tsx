@@ -1,0 +1,71 @@
+import { useState } from 'preact/hooks';
+import type { Failure, FieldErrors } from '../api/client.ts';
+import { Field, otherErrors } from './Field.tsx';
+import { describe } from './Problem.tsx';
+
+interface Props {
+  action: 'Log in' | 'Sign up';
+  /** Sends username and password; a failure is shown. */
+  send: (username: string, password: string) => Promise<Failure | null>;
+}
+
+/** Username and password, as login and sign-up ask for them. */
+export function AccountForm({ action, send }: Props) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    setBusy(true);
+    setFailure(null);
+    const result = await send(username, password);
+    setBusy(false);
+    if (!result) return;
+    setErrors(result.kind === 'invalid' ? result.fields : {});
+    setFailure(result);
+  };
+  const other = otherErrors(errors, ['username', 'password']);
+  const message = failure && (failure.kind !== 'invalid' ? describe(failure) : failure.message);
+
+  return (
+    <form
+      class="form narrow"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <Field name="username" label="Username" value={username} onInput={setUsername} errors={errors} autoComplete="username" />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        value={password}
+        onInput={setPassword}
+        errors={errors}
+        autoComplete={action === 'Sign up' ? 'new-password' : 'current-password'}
+      />
+      {(other.length > 0 || message) && (
+        <div class="alert" role="alert">
+          {other.map((text) => (
+            <p key={text}>{text}</p>
+          ))}
+          {message && <p>{message}</p>}
+          {failure?.kind === 'unavailable' && (
+            <button type="button" onClick={() => void submit()}>
+              Retry
+            </button>
+          )}
+        </div>
+      )}
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {action}
+        </button>
+      </div>
+    </form>
+  );
+}

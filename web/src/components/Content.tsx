@@ -1,0 +1,25 @@
+import type { Loaded } from '../hooks.ts';
+import { Loading, LoginWall, NotFoundContent } from './Gates.tsx';
+import { Problem } from './Problem.tsx';
+
+interface Props<T> {
+  state: Loaded<T>;
+  reload: () => void;
+  children: (data: T, response: Response) => preact.ComponentChildren;
+  /** What a 404 shows; default: the "Page not found" page. */
+  notFound?: () => preact.ComponentChildren;
+}
+
+/**
+ * What a page shows for what it loaded: the content; "Page not found" for a 404; the login wall
+ * for a visitor where reading needs an account; else the problem, with "Retry" where it helps.
+ */
+export function Content<T>({ state, reload, children, notFound }: Props<T>) {
+  if (state.status === 'loading') return <Loading />;
+  if (state.ok) return <>{children(state.data, state.response)}</>;
+  const { failure } = state;
+  if (failure.kind === 'not-found') return <>{notFound ? notFound() : <NotFoundContent />}</>;
+  // With a token, the refused token is being forgotten and the page asked again as a visitor.
+  if (failure.kind === 'unauthorized') return failure.hadToken ? <Loading /> : <LoginWall />;
+  return <Problem failure={failure} onRetry={reload} />;
+}

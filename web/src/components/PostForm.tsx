@@ -1,0 +1,128 @@
+import { useState } from 'preact/hooks';
+import type { Failure, FieldErrors } from '../api/client.ts';
+import { Field, otherErrors } from './Field.tsx';
+import { Markdown } from './Markdown.tsx';
+import { describe } from './Problem.tsx';
+
+export interface PostFields {
+  title: string;
+  description: string;
+  tags: string;
+  keywords: string;
+  meta_description: string;
+  publish: boolean;
+}
+
+export const EMPTY_POST: PostFields = { title: '', description: '', tags: '', keywords: '', meta_description: '', publish: false };
+
+const SHOWN = ['title', 'description', 'tags', 'keywords', 'meta_description', 'publish'];
+
+interface Props {
+  initial: PostFields;
+  /** Sends the post; a failure is shown, and what was typed stays. */
+  save: (fields: PostFields) => Promise<Failure | null>;
+  /** After a 409: load the post as it is now (replaces what was typed). */
+  reload?: () => void;
+}
+
+/** The form of a post (write and edit): labelled fields, "Preview", "Save", the API's errors. */
+export function PostForm({ initial, save, reload }: Props) {
+  const [fields, setFields] = useState<PostFields>(initial);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState<string | null>(null);
+  const set = (name: keyof PostFields) => (value: string) => setFields((f) => ({ ...f, [name]: value }));
+
+  const submit = async () => {
+    setBusy(true);
+    setFailure(null);
+    const result = await save(fields);
+    setBusy(false);
+    if (!result) return;
+    setErrors(result.kind === 'invalid' ? result.fields : {});
+    setFailure(result);
+  };
+  const other = otherErrors(errors, SHOWN);
+
+  return (
+    <form
+      class="form post-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <Field name="title" label="Title" value={fields.title} onInput={set('title')} errors={errors} />
+      <Field
+        name="description"
+        label="Description"
+        value={fields.description}
+        onInput={set('description')}
+        errors={errors}
+        multiline
+        rows={14}
+        hint="Markdown: **bold**, _italic_, [links](https://example.com), lists, tables and ``` code ```."
+      />
+      <Field name="tags" label="Tags" value={fields.tags} onInput={set('tags')} errors={errors} hint="Separate tags with commas." />
+      <Field name="keywords" label="Keywords" value={fields.keywords} onInput={set('keywords')} errors={errors} />
+      <Field name="meta_description" label="Meta description" value={fields.meta_description} onInput={set('meta_description')} errors={errors} multiline rows={2} />
+      <div class="field checkbox">
+        <input
+          id="field-publish"
+          type="checkbox"
+          checked={fields.publish}
+          aria-describedby={errors.publish ? 'field-publish-errors' : undefined}
+          onChange={(event) => setFields((f) => ({ ...f, publish: event.currentTarget.checked }))}
+        />
+        <label for="field-publish">Publish</label>
+        {errors.publish && (
+          <ul class="field-errors" id="field-publish-errors">
+            {errors.publish.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {(other.length > 0 || (failure && failure.kind !== 'invalid') || (failure?.kind === 'invalid' && failure.message)) && (
+        <div class="alert" role="alert">
+          {other.map((message) => (
+            <p key={message}>{message}</p>
+          ))}
+          {failure?.kind === 'invalid' && failure.message && <p>{failure.message}</p>}
+          {failure && failure.kind === 'conflict' && (
+            <>
+              <p>This post was changed elsewhere since you opened it. Reload it to see the changes; what you typed here will be replaced.</p>
+              {reload && (
+                <button type="button" onClick={reload}>
+                  Reload
+                </button>
+              )}
+            </>
+          )}
+          {failure && failure.kind !== 'invalid' && failure.kind !== 'conflict' && <p>{describe(failure)}</p>}
+          {failure?.kind === 'unavailable' && (
+            <button type="button" onClick={() => void submit()}>
+              Retry
+            </button>
+          )}
+        </div>
+      )}
+      <div class="actions">
+        <button type="button" class="secondary" onClick={() => setPreview(fields.description)}>
+          Preview
+        </button>
+        <button type="submit" disabled={busy}>
+          Save
+        </button>
+      </div>
+      {preview !== null && (
+        <section class="preview" aria-labelledby="preview-title">
+          <h2 id="preview-title">Preview of the description</h2>
+          {preview.trim() ? <Markdown source={preview} /> : <p>Nothing to preview yet.</p>}
+        </section>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,43 @@
+import type { Failure } from '../api/client.ts';
+
+/** Words for a failure the page itself does not handle, and what the person can do about it. */
+export function describe(failure: Failure): string {
+  switch (failure.kind) {
+    case 'unavailable':
+      return `${failure.message} What you typed is kept: try again.`;
+    case 'rate-limited':
+      return failure.retryAfter !== null
+        ? `Too many requests. Try again in ${failure.retryAfter} second${failure.retryAfter === 1 ? '' : 's'}.`
+        : `Too many requests. Try again in a moment.`;
+    case 'conflict':
+      return failure.message;
+    default:
+      return failure.message ?? 'Something went wrong.';
+  }
+}
+
+/**
+ * A failure, in an element with role="alert"; with a "Retry" button when trying again may help
+ * (no network, a 5xx).
+ */
+export function Problem({ failure, onRetry }: { failure: Failure; onRetry?: () => void }) {
+  return (
+    <div class="alert" role="alert">
+      <p>{describe(failure)}</p>
+      {failure.kind === 'unavailable' && onRetry && (
+        <button type="button" onClick={onRetry}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** A message for an element with role="alert" (a `detail` or `non_field_errors` of the API). */
+export function Alert({ children }: { children: preact.ComponentChildren }) {
+  return (
+    <div class="alert" role="alert">
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { Outcome } from './api/client.ts';
+import { session, type Session } from './api/session.ts';
+
+/** The session, re-rendering on login, logout, a refused token or another tab's change. */
+export function useSession(): Session {
+  const [state, setState] = useState(session.get());
+  useEffect(() => {
+    setState(session.get());
+    return session.subscribe(setState);
+  }, []);
+  return state;
+}
+
+const SITE_NAME = 'Community Posts';
+
+/** The document title names the page's subject, then the site. */
+export function useTitle(subject: string | null): void {
+  useEffect(() => {
+    if (subject !== null) document.title = subject === SITE_NAME ? SITE_NAME : `${subject} · ${SITE_NAME}`;
+  }, [subject]);
+}
+
+export type Loaded<T> = { status: 'loading' } | Outcome<T> & { status: 'done' };
+
+/**
+ * Loads what a page shows, again when `keys` (or the login) change; `reload` asks again (the
+ * "Retry" button). The token is one of the keys: a refused token is forgotten and the page is
+ * asked again as a visitor.
+ */
+export function useLoad<T>(load: () => Promise<Outcome<T>>, keys: unknown[]): { state: Loaded<T>; reload: () => void } {
+  const { token } = useSession();
+  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setState({ status: 'loading' });
+    load().then((result) => {
+      if (current) setState({ ...result, status: 'done' });
+    });
+    return () => {
+      current = false;
+    };
+  }, [...keys, token, attempt]);
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  return { state, reload };
+}

@@ -1,0 +1,43 @@
+import { useLocation } from 'preact-iso';
+import { api, outcome, PAGE_SIZE } from '../api/client.ts';
+import type { ListedPost } from '../components/PostCard.tsx';
+import { PostList } from '../components/PostList.tsx';
+import { Tabs } from '../components/Tabs.tsx';
+import { useLoad, useTitle } from '../hooks.ts';
+import { pageNumber, paths, withQuery } from '../paths.ts';
+
+const SORTS = [
+  { value: 'newest', label: 'Newest' },
+  { value: 'featured', label: 'Featured' },
+  { value: 'views', label: 'Views' },
+  { value: 'votes', label: 'Votes' },
+  { value: 'active', label: 'Active' },
+] as const;
+
+type Sort = (typeof SORTS)[number]['value'];
+
+/** `/`: the published posts, by the chosen sort, searched with `?q=`, 20 a page. */
+export default function Home() {
+  const { query } = useLocation();
+  const sort: Sort = SORTS.find((s) => s.value === query.sort)?.value ?? 'newest';
+  const q = (query.q ?? '').trim();
+  const page = pageNumber(query.page);
+  const { state, reload } = useLoad(
+    () =>
+      outcome(() =>
+        api.GET('/posts', { params: { query: { sort, page, page_size: PAGE_SIZE, ...(q ? { q } : {}) } } }),
+      ) as Promise<import('../api/client.ts').Outcome<ListedPost[]>>,
+    [sort, q, page],
+  );
+  const heading = q ? `Search results for “${q}”` : 'Posts';
+  useTitle(page > 1 ? `${heading}, page ${page}` : heading);
+  const href = (p: number, s: Sort = sort) => withQuery(paths.home, { q, sort: s === 'newest' ? '' : s, page: p > 1 ? p : '' });
+
+  return (
+    <>
+      <h1>{heading}</h1>
+      <Tabs label="Sort" tabs={SORTS.map((s) => ({ label: s.label, href: href(1, s.value), current: s.value === sort }))} />
+      <PostList state={state} reload={reload} page={page} href={(p) => href(p)} empty={q ? 'No posts match your search.' : 'No posts yet.'} />
+    </>
+  );
+}

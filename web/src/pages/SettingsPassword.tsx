@@ -1,0 +1,90 @@
+import { useState } from 'preact/hooks';
+import { api, outcome, type Failure, type FieldErrors } from '../api/client.ts';
+import { Field, otherErrors } from '../components/Field.tsx';
+import { RequireAccount } from '../components/Gates.tsx';
+import { describe } from '../components/Problem.tsx';
+import { SettingsTabs } from '../components/SettingsTabs.tsx';
+import { useSession, useTitle } from '../hooks.ts';
+
+/** `/settings/password`: the caller changes their password (their other logins end). */
+export default function SettingsPassword() {
+  useTitle('Change password');
+  return (
+    <RequireAccount>
+      <h1>Change password</h1>
+      <SettingsTabs />
+      <PasswordForm />
+    </RequireAccount>
+  );
+}
+
+function PasswordForm() {
+  const { username } = useSession();
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    setBusy(true);
+    setFailure(null);
+    setDone(null);
+    const result = await outcome(() =>
+      api.POST('/users/detail/{username}/password', {
+        params: { path: { username: username ?? '' } },
+        body: { old_password: current, new_password: next },
+      }),
+    );
+    setBusy(false);
+    if (result.ok) {
+      setErrors({});
+      setCurrent('');
+      setNext('');
+      setDone(`${result.data.detail} Your other logins have ended; this one stays.`);
+      return;
+    }
+    setErrors(result.failure.kind === 'invalid' ? result.failure.fields : {});
+    setFailure(result.failure);
+  };
+  const other = otherErrors(errors, ['old_password', 'new_password']);
+  const message = failure && (failure.kind !== 'invalid' ? describe(failure) : failure.message);
+
+  return (
+    <form
+      class="form narrow"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <Field name="old_password" label="Current password" type="password" value={current} onInput={setCurrent} errors={errors} autoComplete="current-password" />
+      <Field name="new_password" label="New password" type="password" value={next} onInput={setNext} errors={errors} autoComplete="new-password" />
+      {(other.length > 0 || message) && (
+        <div class="alert" role="alert">
+          {other.map((text) => (
+            <p key={text}>{text}</p>
+          ))}
+          {message && <p>{message}</p>}
+          {failure?.kind === 'unavailable' && (
+            <button type="button" onClick={() => void submit()}>
+              Retry
+            </button>
+          )}
+        </div>
+      )}
+      {done && (
+        <p class="success" role="status">
+          {done}
+        </p>
+      )}
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          Change password
+        </button>
+      </div>
+    </form>
+  );
+}
