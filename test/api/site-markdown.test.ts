@@ -35,13 +35,16 @@ async function dangers(page: Page): Promise<string[]> {
         }
       }
     }
-    for (const tag of ['script', 'iframe', 'object', 'embed', 'style', 'base', 'meta', 'form', 'frame', 'frameset']) {
+    for (const tag of ['script', 'iframe', 'object', 'embed', 'style', 'base', 'meta', 'frame', 'frameset']) {
       const count = body?.querySelectorAll(tag).length ?? 0;
       if (count > 0) found.push(`${count} <${tag}> in main`);
     }
     return found;
   }, PWNED);
 }
+
+/** The CSP reports Chromium makes on parsing (not running) an inline handler or style attribute. */
+const INERT_PARSE = /^(Executing inline event handler violates|Applying inline style violates|script-src-attr inline|style-src-attr inline)/;
 
 /** Gives an event handler that survived a moment to fire (an image's error, an animation's begin). */
 const settle = (page: Page) => page.waitForTimeout(300);
@@ -69,8 +72,11 @@ describe.skipIf(!HAVE_CHROMIUM)('hostile Markdown never runs', () => {
       await run(s);
       expect(s.problems.dialogs, 'dialogs').toEqual([]);
       expect(s.problems.errors, 'script errors').toEqual([]);
-      // With the real CSP, a violation would mean something hostile reached the page.
-      if (!bypassCSP) expect(await cspViolations(s), 'CSP violations').toEqual([]);
+      // With the real CSP: no violation but those Chromium reports while a sanitizer parses the
+      // description in an inert document (an inline handler or style attribute seen, never run;
+      // the same pass with the CSP bypassed shows that none survives). A blocked script, image,
+      // frame or navigation would mean something hostile reached the page.
+      if (!bypassCSP) expect((await cspViolations(s)).filter((violation) => !INERT_PARSE.test(violation)), 'CSP violations').toEqual([]);
     } finally {
       await site.close(s);
     }
@@ -106,8 +112,12 @@ describe.skipIf(!HAVE_CHROMIUM)('hostile Markdown never runs', () => {
     it('every case in one post, the CSP bypassed; code stays text', () =>
       withPage(async (s) => {
         expect(await readEach(s, [{ name: 'all', slug: all.slug }])).toEqual([]);
-        // The fenced code is shown as the text it is.
-        await shows(main(s.page).locator('pre code', { hasText: '<script>' }), `window.${PWNED}='fence'`);
+        // Fenced code is shown as the text it is; plain autolinks are links.
+        const fence = posts.find((post) => post.name === 'code fence')?.slug;
+        await visit(s, `/posts/${fence}`);
+        await shows(main(s.page).locator('pre code'), `<script>window.${PWNED}='fence'</script>`);
+        const autolinks = posts.find((post) => post.name === 'autolinks plain')?.slug;
+        await visit(s, `/posts/${autolinks}`);
         await shows(main(s.page), 'Visit https://example.com/');
         expect(await main(s.page).getByRole('link', { name: 'https://example.org/', exact: true }).getAttribute('href')).toBe('https://example.org/');
       }, true));

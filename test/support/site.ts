@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { ensureSite } from '../../scripts/web/site-build.ts';
 import type { TestUser } from './api.ts';
 import { useApi, type ApiFixture, type ApiFixtureOptions } from './fixture.ts';
 
@@ -21,19 +21,12 @@ if (!HAVE_CHROMIUM && process.env.CI) {
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SITE_INDEX = `${ROOT}web/dist/index.html`;
 export const ARTIFACTS = `${ROOT}test-results/site/`;
 /** Where the README's screenshots live; the tests write them there with UPDATE_SCREENSHOTS=1. */
 const DOC_SCREENSHOTS = `${ROOT}docs/screenshots/`;
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 360, height: 740 };
-
-/** The site as `npm start` serves it: built once, when a run finds no build. */
-function ensureSiteBuilt(): void {
-  if (existsSync(SITE_INDEX)) return;
-  execFileSync('npm', ['run', 'build:web'], { cwd: ROOT, stdio: 'inherit' });
-}
 
 /** What went wrong in a page while a test used it: script errors and Content-Security-Policy violations. */
 export interface Problems {
@@ -72,7 +65,8 @@ const WATCH_CSP = `
 /** A file's stack with the built site and its browser; settings as useApi takes them. */
 export function useSite<const Name extends string = never>(options: ApiFixtureOptions<Name> = {}): SiteFixture<Name> {
   beforeAll(() => {
-    ensureSiteBuilt();
+    // The site as `npm start` serves it: built when missing or older than its sources.
+    ensureSite(ROOT);
     mkdirSync(ARTIFACTS, { recursive: true });
   });
   const api = useApi(options);
@@ -247,6 +241,22 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}
+
+/**
+ * What a page owes every visitor, as a list of faults (empty when all is well), so one pass over
+ * many pages reports them all: one h1, a document title naming `subject` (or any title), and no
+ * serious or critical axe violation.
+ */
+export async function pageFaults(page: Page, path: string, subject: string): Promise<string[]> {
+  const faults: string[] = [];
+  await ready(page);
+  const h1s = await h1(page).count();
+  if (h1s !== 1) faults.push(`${path}: ${h1s} h1 elements (${(await h1(page).allTextContents()).join(' | ')})`);
+  const title = await eventually(() => page.title(), (t) => (subject ? t.includes(subject) : t !== ''), 'a title', 5_000).catch(async () => `!${await page.title()}`);
+  if (title.startsWith('!')) faults.push(`${path}: the title "${title.slice(1)}" does not name "${subject}"`);
+  faults.push(...(await axeViolations(page)).map((fault) => `${path}: ${fault}`));
+  return faults;
 }
 
 /** A screenshot of what the viewport shows: into test-results/site/, and into docs/screenshots/ with UPDATE_SCREENSHOTS=1. */
