@@ -8,11 +8,15 @@ import { awsRegion, dynamodbEndpoint, publicReads, tableName } from '#lib/config
 import { localSettings, localToolVariables, publicReadVariables, useDefaults, useTable } from './local/settings.ts';
 import { API_PREFIX } from '#lib/routes.ts';
 import { anyUserCreated } from '#lib/users/any.ts';
+import { join } from 'node:path';
+import { ensureSite } from './web/site-build.ts';
 
 // `npm start`: DynamoDB Local (unless DYNAMODB_ENDPOINT is set), the table, the API behind the
 // local gateway and IAM guard, and the table's stream consumer fed by the stream poller
 // (docs/streams.md). `npm start -- --bundles` runs the bundles `npm run synth` wrote to cdk.out
-// instead of the sources, on LAMBDA_NODE (a Node.js 22 binary) when set.
+// instead of the sources, on LAMBDA_NODE (a Node.js 22 binary) when set. The site (web/) is served
+// at / beside the API, built first when web/dist is missing or older than its sources;
+// SERVE_SITE=0 leaves it out (`npm run dev` serves it from Vite instead).
 
 /** `PORT=3001 npm run seed`: a command with the settings this `npm start` was given, so it reaches the same API and table. */
 function command(text: string, settings: Record<string, string>): string {
@@ -61,6 +65,19 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
+  const root = join(import.meta.dirname, '..');
+  const serveSite = process.env.SERVE_SITE !== '0';
+  let siteNote = 'web/dist, current';
+  if (serveSite) {
+    try {
+      const reason = ensureSite(root, (why) => console.log(`Building the site into web/dist (${why}) ...`));
+      if (reason) siteNote = `web/dist, built now: it was ${reason}`;
+    } catch (error) {
+      console.error(`The site could not be built: ${error instanceof Error ? error.message : error}`);
+      process.exit(1);
+    }
+  }
+
   let emulator: Emulator | undefined;
   if (!given) {
     emulator = await startEmulator({ port: dynamodbPort, ...(inMemory ? {} : { dbPath: '.data' }) });
@@ -99,6 +116,7 @@ async function main(): Promise<void> {
       accessLog,
       // PUBLIC_READS and PUBLIC_CACHE_SECONDS reach the bundles too, over the template's values.
       apiEnvironment: publicReadVariables(),
+      ...(serveSite ? { siteRoot: join(root, 'web', 'dist') } : {}),
       ...(bundles
         ? { target: 'bundles' as const, cdkOut: 'cdk.out', functionOutput: 'inherit' as const, ...(lambdaNode ? { node: lambdaNode } : {}) }
         : {}),
@@ -115,6 +133,7 @@ async function main(): Promise<void> {
     console.log(`Stream consumer ${source.functionName} reading ${source.streamArn} from LATEST (batches of ${source.batchSize})`);
   }
   if (publicReads()) console.log('Public reads: on (PUBLIC_READS=true): published posts, tags and profiles answer without a token');
+  if (serveSite) console.log(`Site:       ${new URL('/', server.url).href} (${siteNote})`);
   console.log(`Docs:       ${server.url}/docs (the index of the endpoints: ${server.url})`);
   console.log(`Demo data:  ${command('npm run seed', settings)}   (users, tags and posts; prints the logins)`);
   if (!hasUsers) console.log(`No user yet: ${command('npm run admin -- create-user --username alice', settings)}   (asks for the password)`);

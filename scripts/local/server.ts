@@ -19,6 +19,7 @@ import type { FunctionRuntime, InvokeOutcome } from './function-runtime.ts';
 import { readRequestBody } from './request-body.ts';
 import { SourceRuntime } from './source-runtime.ts';
 import { templateDeployment } from './template-deployment.ts';
+import { isApiPath, siteAnswer } from './site.ts';
 
 // The local API Gateway: serves a deployment (from the sources or from cdk.out) over HTTP as an
 // HTTP API with payload format 2.0 does on AWS: its routing, its CORS, its size limits and its own
@@ -76,6 +77,11 @@ export interface ServerOptions {
    * find them in its environment while the server runs (the variables it had come back on close).
    */
   apiEnvironment?: Record<string, string>;
+  /**
+   * The built site (web/dist) to serve outside /api/, as CloudFront serves it beside the API
+   * (scripts/local/site.ts); none: every path is the gateway's.
+   */
+  siteRoot?: string;
 }
 
 export interface RunningServer {
@@ -263,6 +269,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const rawPath = decodePath(target.pathname);
     const rawQuery = target.search.slice(1);
     const method = (request.method ?? 'GET').toUpperCase();
+    if (options.siteRoot && (method === 'GET' || method === 'HEAD') && !isApiPath(target.pathname)) {
+      const answer = siteAnswer(options.siteRoot, {
+        method,
+        path: target.pathname,
+        ...(request.headers['accept-encoding'] ? { acceptEncoding: request.headers['accept-encoding'] } : {}),
+        ...(request.headers['if-none-match'] ? { ifNoneMatch: request.headers['if-none-match'] } : {}),
+      });
+      response.writeHead(answer.status, answer.headers);
+      response.end(answer.body);
+      return { status: answer.status };
+    }
     if (method === 'OPTIONS' && deployment.cors && request.headers.origin && request.headers['access-control-request-method']) {
       const answer = preflightAnswer(deployment.cors, request);
       send(response, answer);

@@ -55,10 +55,11 @@ export function buildSite(root: string): void {
   renameSync(out, dist);
 }
 
-/** Builds the site when it is missing or stale; says why, or undefined when it was current. */
-export function ensureSite(root: string): string | undefined {
+/** Builds the site when it is missing or stale; says why (also to `onBuild` first), or undefined when it was current. */
+export function ensureSite(root: string, onBuild?: (reason: string) => void): string | undefined {
   const reason = siteStaleness(root);
   if (!reason) return undefined;
+  onBuild?.(reason);
   buildSite(root);
   return reason;
 }

@@ -1,0 +1,161 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { extname, join, resolve, sep } from 'node:path';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { SITE_SECURITY_HEADERS } from '#lib/site/headers.ts';
+
+// The site as the local server serves it beside the API, the way CloudFront serves it from the
+// bucket: outside /api/, GET and HEAD answer the file of the path, else the app (index.html, 200,
+// so deep links load it); never a directory listing, never a file outside the site's folder.
+// Every answer carries the site's security headers (lib/site/headers.ts); hashed files under
+// /assets/ are cached for a year, everything else is revalidated (no-cache).
+
+export interface SiteAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The body to send (none for HEAD and 304). */
+  body?: Buffer;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+};
+
+/** Types worth compressing (CloudFront compresses these too). */
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.webmanifest', '.txt', '.xml', '.svg', '.ico']);
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'no-cache';
+
+/** Whether a path (as sent) belongs to the API rather than to the site. */
+export function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+
+/**
+ * The file under `root` a URL path names, or undefined: a path that does not decode, holds a NUL,
+ * a `..` or dot segment, leads outside `root` (a link included), or names no regular file.
+ */
+function fileOf(root: string, rawPath: string): { file: string; stats: Stats } | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    return undefined;
+  }
+  if (path.includes('\0') || path.includes('\\')) return undefined;
+  const segments = path.split('/').filter((segment) => segment !== '');
+  if (segments.some((segment) => segment.startsWith('.'))) return undefined;
+  const file = resolve(root, ...segments);
+  if (!file.startsWith(root + sep)) return undefined;
+  try {
+    const real = realpathSync(file);
+    if (!real.startsWith(root + sep)) return undefined;
+    const stats = statSync(real);
+    return stats.isFile() ? { file: real, stats } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type Encoding = 'br' | 'gzip';
+
+/** The encoding to send: brotli, else gzip, when the client accepts it (q=0 refuses). */
+function encodingFor(acceptEncoding: string | undefined): Encoding | undefined {
+  const accepted = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return undefined;
+}
+
+/** Files as read (and compressed), by path, size and time: the site's files change only on a build. */
+const cache = new Map<string, { key: string; raw: Buffer; tag: string; encoded: Partial<Record<Encoding, Buffer>> }>();
+
+function contentOf(file: string, stats: Stats) {
+  const key = `${stats.size}:${stats.mtimeMs}`;
+  let entry = cache.get(file);
+  if (!entry || entry.key !== key) {
+    const raw = readFileSync(file);
+    entry = { key, raw, tag: createHash('sha256').update(raw).digest('base64url').slice(0, 27), encoded: {} };
+    cache.set(file, entry);
+  }
+  return entry;
+}
+
+function encode(raw: Buffer, encoding: Encoding): Buffer {
+  return encoding === 'br'
+    ? brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+    : gzipSync(raw, { level: 9 });
+}
+
+/** Whether If-None-Match names `tag` (compared weakly, `*` matching any). */
+function matches(ifNoneMatch: string | undefined, tag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
+}
+
+export interface SiteRequest {
+  method: string;
+  /** The path as sent, still URL-encoded, without the query. */
+  path: string;
+  acceptEncoding?: string;
+  ifNoneMatch?: string;
+}
+
+/** The answer to a GET or HEAD of the site's `path`; `root` is the built site (web/dist). */
+export function siteAnswer(root: string, request: SiteRequest): SiteAnswer {
+  const base = resolve(root);
+  const found = fileOf(base, request.path);
+  const index = join(base, 'index.html');
+  const target = found ?? { file: index, stats: statSync(index) };
+  const extension = extname(target.file).toLowerCase();
+  const immutable = found !== undefined && request.path.startsWith('/assets/');
+  const content = contentOf(target.file, target.stats);
+  const encoding = COMPRESSIBLE.has(extension) ? encodingFor(request.acceptEncoding) : undefined;
+  const tag = `"${content.tag}${encoding ? `-${encoding}` : ''}"`;
+  const headers: Record<string, string> = {
+    ...SITE_SECURITY_HEADERS,
+    'content-type': TYPES[extension] ?? 'application/octet-stream',
+    'cache-control': immutable ? IMMUTABLE : REVALIDATE,
+    etag: tag,
+    'last-modified': target.stats.mtime.toUTCString(),
+    ...(COMPRESSIBLE.has(extension) ? { vary: 'Accept-Encoding' } : {}),
+  };
+  if (matches(request.ifNoneMatch, tag)) {
+    delete headers['content-type'];
+    return { status: 304, headers };
+  }
+  let body = content.raw;
+  if (encoding) {
+    body = content.encoded[encoding] ??= encode(content.raw, encoding);
+    headers['content-encoding'] = encoding;
+  }
+  headers['content-length'] = String(body.length);
+  return { status: 200, headers, ...(request.method === 'HEAD' ? {} : { body }) };
+}
