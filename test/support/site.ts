@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { ensureSite } from '../../scripts/web/site-build.ts';
 import type { TestUser } from './api.ts';
 import { useApi, type ApiFixture, type ApiFixtureOptions } from './fixture.ts';
 
@@ -65,11 +64,10 @@ const WATCH_CSP = `
 /** A file's stack with the built site and its browser; settings as useApi takes them. */
 export function useSite<const Name extends string = never>(options: ApiFixtureOptions<Name> = {}): SiteFixture<Name> {
   beforeAll(() => {
-    // The site as `npm start` serves it: built when missing or older than its sources.
-    ensureSite(ROOT);
     mkdirSync(ARTIFACTS, { recursive: true });
   });
-  const api = useApi(options);
+  // The site as `npm start` serves it (the run's global setup built web/dist when it was stale).
+  const api = useApi({ siteRoot: `${ROOT}web/dist`, ...options });
   let browser: Browser | undefined;
   const contexts = new Set<BrowserContext>();
   beforeAll(async () => {
