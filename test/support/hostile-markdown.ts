@@ -61,5 +61,10 @@ export const HOSTILE_MARKDOWN: readonly HostileCase[] = [
 /** A title that is HTML: it must read as text. */
 export const HOSTILE_TITLE = `<img src=x onerror="${set('title')}"> Hostile title`;
 
+const section = (c: HostileCase) => `### ${c.name}\n\n${c.markdown}\n`;
+
 /** Every case in one description, as a person might paste it into the editor. */
-export const ALL_HOSTILE_MARKDOWN = HOSTILE_MARKDOWN.map((c) => `### ${c.name}\n\n${c.markdown}\n`).join('\n');
+export const ALL_HOSTILE_MARKDOWN = HOSTILE_MARKDOWN.map(section).join('\n');
+
+/** The same, last case first: broken HTML may swallow the cases after it. */
+export const ALL_HOSTILE_MARKDOWN_REVERSED = [...HOSTILE_MARKDOWN].reverse().map(section).join('\n');
