@@ -378,6 +378,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
           await button(form, 'Preview').click();
           await form.locator('strong', { hasText: 'rare' }).waitFor();
           await fitsWidth(s.page);
+          // The form's top: what a person sees first (the preview follows it).
+          await s.page.evaluate('window.scrollTo(0, 0)');
           await screenshot(s.page, `editor-${viewport.width}`);
         }
       }));
