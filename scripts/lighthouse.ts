@@ -74,8 +74,18 @@ async function seed(api: string): Promise<string> {
   return slug;
 }
 
+/** The metrics behind the performance score, in milliseconds (CLS: unitless). */
+const METRICS = [
+  ['first-contentful-paint', 'FCP'],
+  ['largest-contentful-paint', 'LCP'],
+  ['total-blocking-time', 'TBT'],
+  ['speed-index', 'SI'],
+  ['cumulative-layout-shift', 'CLS'],
+] as const;
+
 interface Run {
   scores: Record<(typeof CATEGORIES)[number], number>;
+  metrics: Record<(typeof METRICS)[number][1], number>;
   /** Scripts the load fetched: their URL and transfer size (bytes on the wire). */
   scripts: { url: string; transferSize: number }[];
 }
@@ -88,7 +98,8 @@ async function measure(url: string, port: number): Promise<Run> {
   const scores = Object.fromEntries(CATEGORIES.map((name) => [name, Math.round((lhr.categories[name]?.score ?? 0) * 100)])) as Run['scores'];
   const items = ((lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? []);
   const scripts = items.filter((item) => item.resourceType === 'Script').map((item) => ({ url: item.url, transferSize: item.transferSize ?? 0 }));
-  return { scores, scripts };
+  const metrics = Object.fromEntries(METRICS.map(([audit, short]) => [short, lhr.audits[audit]?.numericValue ?? NaN])) as Run['metrics'];
+  return { scores, metrics, scripts };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -123,6 +134,8 @@ async function main(): Promise<void> {
       console.log(`${page.name} (${page.url})`);
       console.log(`  performance    ${performance} (median of ${runs.map((run) => run.scores.performance).join(', ')})`);
       for (const name of CATEGORIES.slice(1)) console.log(`  ${name.padEnd(15)}${lowest(name)} (runs: ${runs.map((run) => run.scores[name]).join(', ')})`);
+      const metric = (short: (typeof METRICS)[number][1]) => median(runs.map((run) => run.metrics[short]));
+      console.log(`  medians: ${METRICS.map(([, short]) => (short === 'CLS' ? `CLS ${metric(short).toFixed(3)}` : `${short} ${Math.round(metric(short))} ms`)).join(', ')}`);
     }
 
     // The first load's JavaScript: every script Lighthouse saw fetched, lazy chunks included.
