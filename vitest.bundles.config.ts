@@ -33,6 +33,7 @@ export const BUNDLE_SUITES = [
   'test/api/public-reads.test.ts',
   'test/api/caching.test.ts',
   'test/api/related.test.ts',
+  'test/api/summaries.test.ts',
   'test/api/search-index.test.ts',
 ];
 

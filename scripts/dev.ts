@@ -26,6 +26,11 @@ const vite = await createServer({
   server: { port: vitePort, strictPort: true, proxy: { '/api': { target: `http://127.0.0.1:${port}` } } },
 });
 await vite.listen();
+// The address last, once the API answers, so it is the line to click.
+for (let waited = 0; waited < 180_000; waited += 500) {
+  if (await fetch(`http://127.0.0.1:${port}/api/v1`).then((answer) => answer.ok, () => false)) break;
+  await new Promise((done) => setTimeout(done, 500));
+}
 console.log(`\nSite (hot reload): http://127.0.0.1:${vitePort}/   (Vite; /api goes to the API at http://127.0.0.1:${port}/api/v1)\n`);
 
 const stop = async (code: number) => {

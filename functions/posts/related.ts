@@ -8,5 +8,5 @@ import { postToApi } from '#lib/posts/post.ts';
 export const handler = endpoint({
   auth: 'public-read',
   reads: ({ path }) => postReads(path.slug ?? ''),
-  handler: async ({ caller, path, read }) => ok((await relatedPosts(caller, path.slug ?? '', read)).map(postToApi)),
+  handler: async ({ caller, path, query, body, read }) => ok((await relatedPosts(caller, path.slug ?? '', read, { query, body })).map(postToApi)),
 });

@@ -34,6 +34,8 @@ export const keys = {
   post: (slug: string): Key => ({ PK: `POST#${slug}`, SK: 'POST' }),
   /** A post's counters, beside its text so that one read finds both (not in any index: a count costs one small write). */
   postStats: (slug: string): Key => ({ PK: `POST#${slug}`, SK: 'STATS' }),
+  /** A post's summary (its text without the description, with its excerpt), beside its text: what a list of summaries reads instead. */
+  postSummary: (slug: string): Key => ({ PK: `POST#${slug}`, SK: 'SUMMARY' }),
   /** A post's entry in one list (postLists), keyed by the post's stable id so that it survives renames. */
   postEntry: (postId: string, list: string): Key => ({ PK: `ENTRY#${postId}`, SK: list }),
   /** One per (post, user): keyed by the post's stable id so it survives renames. */

@@ -4,7 +4,9 @@ import { keys, listPartitions, postLists } from '#lib/db/keys.ts';
 import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/db/query.ts';
 import { PAGE_SIZES, pageOfRead, parsePageRequest, skippedBefore, type ListedPage, type PageRequest } from '#lib/pager.ts';
 import { listParams } from '#lib/lists/list.ts';
-import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
+import { readListedPosts } from '#lib/posts/listed.ts';
+import type { PostRecord } from '#lib/posts/post.ts';
+import { parseView, type PostView } from '#lib/posts/summary.ts';
 import { profileDetail } from '#lib/users/detail.ts';
 import type { Input } from '#lib/validation.ts';
 
@@ -15,10 +17,11 @@ import type { Input } from '#lib/validation.ts';
 // round trip, only then). Posts the caller may not see now (unpublished, deleted and awaiting
 // the stream's cleanup) are skipped, and the page is filled from the following favorites.
 
-const PARAMS = ['page', 'page_size', 'cursor'] as const;
+const PARAMS = ['page', 'page_size', 'cursor', 'view'] as const;
 
 interface Request {
   params: Record<string, string | undefined>;
+  view: PostView;
   request: PageRequest;
   list: ListQuery;
   start?: Record<string, unknown>;
@@ -38,9 +41,10 @@ export function openFavorites(username: string, query: Record<string, string | u
   let parsed: Request;
   try {
     const params = listParams(query, body, PARAMS);
+    const view = parseView(params.view);
     const request = parsePageRequest(params, PAGE_SIZES.posts);
     const list = favoritesList(username);
-    parsed = { params, request, list, ...(request.cursor ? { start: cursorStart(list, request.cursor) } : {}) };
+    parsed = { params, view, request, list, ...(request.cursor ? { start: cursorStart(list, request.cursor) } : {}) };
   } catch (error) {
     return {
       read: async (_caller, profileRead) => {
@@ -68,10 +72,10 @@ interface Found {
   post: PostRecord;
 }
 
-/** The posts of these favorites, in order; undefined where a post is gone. */
-async function postsOf(favorites: Item[]): Promise<(PostRecord | undefined)[]> {
+/** The posts of these favorites in `view`, in order; undefined where a post is gone. */
+async function postsOf(favorites: Item[], view: PostView): Promise<(PostRecord | undefined)[]> {
   if (favorites.length === 0) return [];
-  const byHint = await batchGet(favorites.flatMap((favorite) => postKeys(String(favorite.slug))), undefined, { consistent: false });
+  const byHint = await readListedPosts(favorites.map((favorite) => String(favorite.slug)), view);
   const posts = favorites.map((favorite) => matching(byHint, String(favorite.slug), favorite));
   const renamed = favorites.filter((_, at) => posts[at] === undefined);
   if (renamed.length === 0) return posts;
@@ -81,15 +85,15 @@ async function postsOf(favorites: Item[]): Promise<(PostRecord | undefined)[]> {
     return entry ? [[String(favorite.post_id), String(entry.slug)] as const] : [];
   }));
   if (slugs.size === 0) return posts;
-  const moved = await batchGet([...slugs.values()].flatMap((slug) => postKeys(slug)), undefined, { consistent: false });
+  const moved = await readListedPosts([...slugs.values()], view);
   return favorites.map((favorite, at) => {
     const slug = slugs.get(String(favorite.post_id));
     return posts[at] ?? (slug === undefined ? undefined : matching(moved, slug, favorite));
   });
 }
 
-function matching(read: BatchResult, slug: string, favorite: Item): PostRecord | undefined {
-  const post = postFromRead(read, slug);
+function matching(read: ReadonlyMap<string, PostRecord | undefined>, slug: string, favorite: Item): PostRecord | undefined {
+  const post = read.get(slug);
   return post && post.id === favorite.post_id ? post : undefined;
 }
 
@@ -97,12 +101,12 @@ function matching(read: BatchResult, slug: string, favorite: Item): PostRecord |
  * The visible posts of the favorites from the request's start: those a page by number skips
  * left out, then up to one more than a page (to know whether another follows).
  */
-async function collect({ request, list }: Request, first: { items: Item[]; next?: Record<string, unknown> }, visible: (post: PostRecord) => boolean): Promise<Found[]> {
+async function collect({ request, list, view }: Request, first: { items: Item[]; next?: Record<string, unknown> }, visible: (post: PostRecord) => boolean): Promise<Found[]> {
   let skip = skippedBefore(request);
   const found: Found[] = [];
   let wave: { items: Item[]; next?: Record<string, unknown> } | undefined = first;
   while (wave) {
-    const posts = await postsOf(wave.items);
+    const posts = await postsOf(wave.items, view);
     for (const [at, favorite] of wave.items.entries()) {
       const post = posts[at];
       if (!post || !visible(post)) continue;

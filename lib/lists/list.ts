@@ -1,9 +1,11 @@
-import { batchGet, type Item } from '#lib/db/batch.ts';
+import type { Item } from '#lib/db/batch.ts';
 import { postLists } from '#lib/db/keys.ts';
 import { queryAbove, queryPage, type ListQuery } from '#lib/db/query.ts';
 import type { IndexName } from '#lib/db/table.ts';
 import { PAGE_SIZES, parsePageRequest, type ListedPage, type Page, type PageRequest } from '#lib/pager.ts';
-import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
+import { readListedPosts } from '#lib/posts/listed.ts';
+import type { PostRecord } from '#lib/posts/post.ts';
+import { parseView, type PostView } from '#lib/posts/summary.ts';
 import { findPostings } from '#lib/search/find.ts';
 import { queryWords } from '#lib/search/words.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
@@ -17,7 +19,7 @@ import { FRESH_LIMIT, FRESH_MS, freshQuery, leadingEntries, readsLeadingEntries,
 // in one parallel BatchGetItem. A list with `q` finds its posts in the search index instead
 // (search.ts).
 
-const LIST_PARAMS = ['q', 'sort', 'page', 'page_size', 'cursor'] as const;
+const LIST_PARAMS = ['q', 'sort', 'page', 'page_size', 'cursor', 'view'] as const;
 
 /**
  * The list parameters (`names`): from the query string, each falling back to a form or JSON body
@@ -84,17 +86,11 @@ function belongs(list: PostList, sort: PostSort, post: PostRecord | undefined, e
   return post !== undefined && post.id === entry.post_id && list.holds(post) && (sort !== 'featured' || post.is_featured);
 }
 
-/** The posts of `entries`, in order; undefined where a post is gone or no longer belongs. */
-async function loadPosts(list: PostList, sort: PostSort, entries: Item[]): Promise<(PostRecord | undefined)[]> {
-  if (entries.length === 0) return [];
-  // Eventually consistent, as the index the entries came from: half the capacity of a strong read.
-  const read = await batchGet(
-    entries.flatMap((entry) => postKeys(String(entry.slug))),
-    undefined,
-    { consistent: false },
-  );
+/** The posts of `entries` in `view`, in order; undefined where a post is gone or no longer belongs. */
+async function loadPosts(list: PostList, sort: PostSort, entries: Item[], view: PostView): Promise<(PostRecord | undefined)[]> {
+  const read = await readListedPosts(entries.map((entry) => String(entry.slug)), view);
   return entries.map((entry) => {
-    const post = postFromRead(read, String(entry.slug));
+    const post = read.get(String(entry.slug));
     return belongs(list, sort, post, entry) ? post : undefined;
   });
 }
@@ -116,8 +112,10 @@ export const refusedList = (error: unknown): OpenedList => ({ read: () => Promis
 export function openPostList(list: PostList, query: Record<string, string | undefined>, body: Input, extra: readonly string[] = []): OpenedList {
   let params: Record<string, string | undefined>;
   let request: PageRequest;
+  let view: PostView;
   try {
     params = listParams(query, body, [...LIST_PARAMS, ...extra]);
+    view = parseView(params.view);
     request = parsePageRequest(params, PAGE_SIZES.posts);
   } catch (error) {
     return refusedList(error);
@@ -133,18 +131,18 @@ export function openPostList(list: PostList, query: Record<string, string | unde
   };
   if (words.length === 0) {
     const first = started(() => queryPage(index, request));
-    return { read: async () => ({ params, request, page: await postsOfPage(list, sort, await first) }) };
+    return { read: async () => ({ params, request, page: await postsOfPage(list, sort, await first, view) }) };
   }
   const found = started(() => findPostings(words));
   const fresh = started(() => queryAbove(freshQuery(index), isoTimestamp(nowMicros() - FRESH_MS * 1000), FRESH_LIMIT));
   const leading = readsLeadingEntries(list, sort) ? started(() => leadingEntries(index, request, words, list.sitewide === true)) : undefined;
-  const scope = { list, sort, index, request, words, entryList: sort === 'featured' && list.featuredPartition ? postLists.featured : list.entry };
+  const scope = { list, sort, view, index, request, words, entryList: sort === 'featured' && list.featuredPartition ? postLists.featured : list.entry };
   return { read: async () => ({ params, request, page: await searchPage(scope, await found, await fresh, await leading) }) };
 }
 
-/** A page of entries as the page of their posts; a post that no longer belongs is left out. */
-async function postsOfPage(list: PostList, sort: PostSort, page: Page<Item>): Promise<Page<PostRecord>> {
-  const posts = await loadPosts(list, sort, page.items);
+/** A page of entries as the page of their posts in `view`; a post that no longer belongs is left out. */
+async function postsOfPage(list: PostList, sort: PostSort, page: Page<Item>, view: PostView): Promise<Page<PostRecord>> {
+  const posts = await loadPosts(list, sort, page.items, view);
   const kept = posts.flatMap((post, at) => (post ? [{ post, at }] : []));
   return {
     items: kept.map(({ post }) => post),

@@ -1,9 +1,13 @@
 import type { Caller } from '#lib/auth/tokens.ts';
-import { batchGet, type BatchResult, type Item } from '#lib/db/batch.ts';
+import type { BatchResult, Item } from '#lib/db/batch.ts';
 import { INDEXES } from '#lib/db/table.ts';
 import { queryItems } from '#lib/db/query.ts';
 import { visiblePost } from '#lib/posts/access.ts';
-import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
+import { readListedPosts } from '#lib/posts/listed.ts';
+import { postFromRead, type PostRecord } from '#lib/posts/post.ts';
+import { parseView } from '#lib/posts/summary.ts';
+import type { Input } from '#lib/validation.ts';
+import { listParams } from './list.ts';
 import { POST_LISTS, RELATED } from './post-lists.ts';
 
 // The related posts of a post (GET /posts/detail/{slug}/related), in three sequential round trips
@@ -48,23 +52,20 @@ const sharedTags = (post: PostRecord, other: PostRecord): number => other.tag_sl
 /**
  * GET /posts/detail/{slug}/related: up to RELATED.limit published posts that share the most tags
  * with the post the caller can see (404 otherwise), newest first among equal counts; none for a
- * post without tags. `read` is the read made with the token (postReads).
+ * post without tags. `read` is the read made with the token (postReads); `view` from the query
+ * string or the GET body as a list's, checked after the post (a post the caller cannot see is a 404 first).
  */
-export async function relatedPosts(caller: Caller | null, slug: string, read: BatchResult): Promise<PostRecord[]> {
+export async function relatedPosts(caller: Caller | null, slug: string, read: BatchResult, params: { query: Record<string, string | undefined>; body: Input }): Promise<PostRecord[]> {
   const post = visiblePost(postFromRead(read, slug), caller);
+  const view = parseView(listParams(params.query, params.body, ['view']).view);
   if (post.tag_slugs.length === 0) return [];
   const chosen = rankCandidates(post.id, await Promise.all(post.tag_slugs.map(newestOfTag))).slice(0, RELATED.limit);
   if (chosen.length === 0) return [];
-  // Eventually consistent, as the index the entries came from: half the capacity of a strong read.
-  const posts = await batchGet(
-    chosen.flatMap((candidate) => postKeys(candidate.slug)),
-    undefined,
-    { consistent: false },
-  );
+  const posts = await readListedPosts(chosen.map((candidate) => candidate.slug), view);
   // The index may trail a write by a moment: a post since deleted, unpublished, renamed or
   // untagged is left out, and the order is the one of the tags the posts carry now.
   const kept = chosen.flatMap((candidate) => {
-    const other = postFromRead(posts, candidate.slug);
+    const other = posts.get(candidate.slug);
     if (!other || other.id !== candidate.postId || !other.publish) return [];
     const shared = sharedTags(post, other);
     return shared > 0 ? [{ other, shared, created: candidate.created }] : [];

@@ -4,7 +4,9 @@ import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/d
 import { INDEXES } from '#lib/db/table.ts';
 import { pageOf, type Page, type PageRequest } from '#lib/pager.ts';
 import { entrySortKeys } from '#lib/posts/entries.ts';
-import { postFromRead, postKeys, type PostRecord } from '#lib/posts/post.ts';
+import { readListedPosts } from '#lib/posts/listed.ts';
+import type { PostRecord } from '#lib/posts/post.ts';
+import type { PostView } from '#lib/posts/summary.ts';
 import type { Posting } from '#lib/search/postings.ts';
 import { matchesQuery, postWords } from '#lib/search/words.ts';
 import type { PostList, PostSort } from './post-lists.ts';
@@ -53,6 +55,7 @@ export async function leadingEntries(index: ListQuery, request: PageRequest, wor
 export interface SearchScope {
   list: PostList;
   sort: PostSort;
+  view: PostView;
   /** The list's index query in this sort (its partition, its sort key attribute). */
   index: ListQuery;
   /** The list's entry sort key (keys.postEntry) in this sort: what cursors and entry reads name. */
@@ -68,18 +71,24 @@ export function freshQuery(index: ListQuery): ListQuery {
 
 /** The page of a search, from the postings and fresh entries read in the first round trip. */
 export async function searchPage(scope: SearchScope, postings: Posting[], freshEntries: Item[], leading?: LeadingEntries): Promise<Page<PostRecord>> {
-  const { list, sort, index, request, words } = scope;
+  const { list, sort, view, index, request, words } = scope;
   const sortAttribute = INDEXES[index.index].sortKey;
   const read = new Map<string, PostRecord | undefined>();
+  // Posts the index may not have caught up with yet: their words are checked on their text. In
+  // summary view the text of the others is not read (its size must not make the page's cost):
+  // the index, written well before, says their words.
+  const freshIds = new Set(freshEntries.map((entry) => String(entry.post_id)));
 
-  /** Reads the posts not read yet (text and stats, eventually consistent as the index) and keeps those that belong. */
+  /** Reads the posts not read yet (eventually consistent as the index) and keeps those that belong. */
   const readPosts = async (wanted: readonly { id: string; slug: string }[]) => {
     const missing = wanted.filter(({ id }) => !read.has(id));
     if (missing.length === 0) return;
-    const result = await batchGet(missing.flatMap(({ slug }) => postKeys(slug)), undefined, { consistent: false });
+    const checked = new Set(missing.filter(({ id }) => view === 'full' || freshIds.has(id)).map(({ slug }) => slug));
+    const result = await readListedPosts(missing.map(({ slug }) => slug), view, checked);
     for (const { id, slug } of missing) {
-      const post = postFromRead(result, slug);
-      const belongs = post !== undefined && post.id === id && list.holds(post) && (sort !== 'featured' || post.is_featured) && matchesQuery(postWords(post), words);
+      const post = result.get(slug);
+      const belongs =
+        post !== undefined && post.id === id && list.holds(post) && (sort !== 'featured' || post.is_featured) && (!checked.has(slug) || matchesQuery(postWords(post), words));
       read.set(id, belongs ? post : undefined);
     }
   };

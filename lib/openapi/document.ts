@@ -1,3 +1,4 @@
+import { EXCERPT_LENGTH } from '#lib/posts/limits.ts';
 import { DOCS_ASSETS } from '#lib/docs/swagger-ui.ts';
 import { CORS_ALLOWED_HEADERS, CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '#lib/http/cors.ts';
 import { PAGE_SIZES } from '#lib/pager.ts';
@@ -241,6 +242,18 @@ const LIST_PARAMETER_SOURCES =
   '(as clients of the reference service send them).';
 
 /** The parameters of `GET /posts`, which the other post lists take as well. */
+/** `view` of every list of posts (lib/posts/summary.ts). */
+const VIEW_PARAMETER: JsonObject = {
+  name: 'view',
+  in: 'query',
+  description:
+    '`summary`: each post without `description`, with `excerpt` (the meta description, else the description, as plain text cut to ' +
+    `${EXCERPT_LENGTH} code points and \`…\`) and \`reading_time_minutes\`; the page's cost does not grow with the descriptions. ` +
+    'Absent: whole posts. Any other value is a 400 `{"view": ["\\"<value>\\" is not a valid choice."]}`.',
+  schema: { type: 'string', enum: ['summary'] },
+};
+const VIEW_REFUSED = { view: ['"full" is not a valid choice.'] };
+
 const POST_LIST_PARAMETERS: JsonObject[] = [
   {
     name: 'sort',
@@ -265,6 +278,7 @@ const POST_LIST_PARAMETERS: JsonObject[] = [
     schema: { type: 'string' },
   },
   ...PAGE_PARAMETERS('posts'),
+  VIEW_PARAMETER,
 ];
 
 /** What the route table does not say about an operation. */
@@ -448,7 +462,9 @@ const OPERATIONS: Record<string, OperationSpec> = {
     description: `Published posts only. ${LIST_PARAMETER_SOURCES}`,
     parameters: POST_LIST_PARAMETERS,
     requestBody: listRequestBody('PostListParameters'),
-    success: paged('posts', 'Post', EXAMPLE_POST),
+    success: paged('posts', 'ListedPost', EXAMPLE_POST),
+    fields: ['view'],
+    badRequestExample: VIEW_REFUSED,
     notFound: 'InvalidPage',
   },
   'posts/tagged': {
@@ -460,7 +476,9 @@ const OPERATIONS: Record<string, OperationSpec> = {
       `featured posts). An unknown tag is a 404 \`Not found.\`. ${LIST_PARAMETER_SOURCES}`,
     parameters: POST_LIST_PARAMETERS,
     requestBody: listRequestBody('PostListParameters'),
-    success: paged('posts', 'Post', EXAMPLE_POST),
+    success: paged('posts', 'ListedPost', EXAMPLE_POST),
+    fields: ['view'],
+    badRequestExample: VIEW_REFUSED,
     notFound: 'NotFoundOrInvalidPage',
   },
   'posts/author': {
@@ -473,7 +491,9 @@ const OPERATIONS: Record<string, OperationSpec> = {
       `An unknown user is a 404 \`Not found.\`. ${LIST_PARAMETER_SOURCES}`,
     parameters: POST_LIST_PARAMETERS,
     requestBody: listRequestBody('PostListParameters'),
-    success: paged('posts', 'Post', EXAMPLE_POST),
+    success: paged('posts', 'ListedPost', EXAMPLE_POST),
+    fields: ['view'],
+    badRequestExample: VIEW_REFUSED,
     notFound: 'NotFoundOrInvalidPage',
   },
   'posts/mine': {
@@ -495,8 +515,8 @@ const OPERATIONS: Record<string, OperationSpec> = {
       },
     ],
     requestBody: listRequestBody('MyPostListParameters'),
-    success: paged('posts', 'Post', { ...EXAMPLE_POST, publish: false }),
-    fields: ['publish'],
+    success: paged('posts', 'ListedPost', { ...EXAMPLE_POST, publish: false }),
+    fields: ['publish', 'view'],
     badRequestExample: { publish: ['Must be a valid boolean.'] },
     notFound: 'InvalidPage',
   },
@@ -530,7 +550,10 @@ const OPERATIONS: Record<string, OperationSpec> = {
       `\`created\` first; never the post itself, never a draft. The candidates are the ${RELATED.perTag} newest published posts of each of ` +
       "the post's tags. A post without tags, or without neighbours, answers `[]`. The post itself may be the caller's own draft; another " +
       "user's draft, or an unknown slug, is 404. A bare array: no paging, no `Link`.",
-    success: { '200': { description: 'The related posts.', content: json({ type: 'array', items: ref('Post'), maxItems: RELATED.limit }, [EXAMPLE_POST]) } },
+    parameters: [VIEW_PARAMETER],
+    success: { '200': { description: 'The related posts.', content: json({ type: 'array', items: ref('ListedPost'), maxItems: RELATED.limit }, [EXAMPLE_POST]) } },
+    fields: ['view'],
+    badRequestExample: VIEW_REFUSED,
     notFound: 'NotFound',
   },
   'posts/update': {
@@ -661,9 +684,11 @@ const OPERATIONS: Record<string, OperationSpec> = {
       "The posts the user `{username}` holds as favorites, newest favorite first, as `GET /posts` shows posts: only posts published now, " +
       'and the user\'s own drafts when the caller is that user. An unknown user is a 404 `Not found.`. ' +
       'Parameters are read from the query string, and from a form or JSON body of the GET request when the query string lacks them.',
-    parameters: PAGE_PARAMETERS('posts'),
+    parameters: [...PAGE_PARAMETERS('posts'), VIEW_PARAMETER],
     requestBody: listRequestBody('PageParameters'),
-    success: paged('posts', 'Post', EXAMPLE_POST, false),
+    success: paged('posts', 'ListedPost', EXAMPLE_POST, false),
+    fields: ['view'],
+    badRequestExample: VIEW_REFUSED,
     notFound: 'NotFoundOrInvalidPage',
   },
   'docs/index': {

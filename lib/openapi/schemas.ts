@@ -1,6 +1,6 @@
 import { PASSWORD_MESSAGES } from '#lib/auth/password-rules.ts';
 import { MAX_BODY_BYTES } from '#lib/http/body.ts';
-import { POST_LIMITS } from '#lib/posts/limits.ts';
+import { EXCERPT_LENGTH, POST_LIMITS, WORDS_PER_MINUTE } from '#lib/posts/limits.ts';
 import { MAX_SLUG_LENGTH, MAX_SUFFIXED_SLUG_LENGTH } from '#lib/slugs/rules.ts';
 import { TAG_TITLE_MAX_LENGTH } from '#lib/tags/tag.ts';
 import { ROUTES } from '#lib/routes.ts';
@@ -127,6 +127,7 @@ const LIST_BODY_FIELDS: Record<string, { description: string; examples?: unknown
   page_size: { description: 'As the query parameter `page_size`.', examples: [20] },
   cursor: { description: 'As the query parameter `cursor`.' },
   publish: { description: 'As the query parameter `publish` of `GET /posts/me`.', examples: [false] },
+  view: { description: 'As the query parameter `view`: `summary`, or absent.', examples: ['summary'] },
 };
 
 /**
@@ -152,8 +153,8 @@ function listBody(fields: readonly string[], encoding: 'json' | 'form'): Schema 
   };
 }
 
-const POST_LIST_FIELDS = ['q', 'sort', 'page', 'page_size', 'cursor'] as const;
-const PAGE_FIELDS = ['page', 'page_size', 'cursor'] as const;
+const POST_LIST_FIELDS = ['q', 'sort', 'page', 'page_size', 'cursor', 'view'] as const;
+const PAGE_FIELDS = ['page', 'page_size', 'cursor', 'view'] as const;
 
 /** `{"field": ["message", ...]}` for exactly these fields (and `non_field_errors`). */
 export function fieldErrors(fields: readonly string[]): Schema {
@@ -316,6 +317,38 @@ export const SCHEMAS: Record<string, Schema> = {
     },
     additionalProperties: false,
   },
+  PostSummary: {
+    description: `A post as a list shows it with \`view=summary\`: without \`description\`, with its \`excerpt\` and \`reading_time_minutes\` after \`meta_description\`.`,
+    type: 'object',
+    required: [
+      'author', 'title', 'slug', 'created', 'modified', 'publish', 'is_featured', 'tags',
+      'keywords', 'meta_description', 'excerpt', 'reading_time_minutes', 'rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites',
+    ],
+    properties: {
+      author: { type: 'string', minLength: 1, maxLength: USERNAME_MAX_LENGTH },
+      title: { type: 'string', minLength: 1, maxLength: POST_LIMITS.title },
+      slug: ref('Slug'),
+      created: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
+      modified: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
+      publish: { type: 'boolean', description: 'false: a draft, seen only by its author.' },
+      is_featured: { type: 'boolean' },
+      tags: { type: 'array', maxItems: POST_LIMITS.tags, items: { type: 'string', minLength: 1, maxLength: TAG_TITLE_MAX_LENGTH }, description: `Tag titles, at most ${POST_LIMITS.tags}.` },
+      keywords: { type: ['string', 'null'], maxLength: POST_LIMITS.keywords },
+      meta_description: { type: ['string', 'null'], maxLength: POST_LIMITS.meta_description },
+      excerpt: {
+        type: 'string',
+        maxLength: EXCERPT_LENGTH + 1,
+        description: `The meta description when it holds more than whitespace, else the description, as plain text (Markdown and HTML removed, whitespace runs as one space), cut to ${EXCERPT_LENGTH} code points at the last whitespace and ended with \`…\`.`,
+      },
+      reading_time_minutes: { type: 'integer', minimum: 1, description: `The description's words (runs of letters and digits) / ${WORDS_PER_MINUTE}, rounded up; at least 1.` },
+      rating_likes: { ...counter, description: 'Users who voted the post up.' },
+      rating_dislikes: { ...counter, description: 'Users who voted the post down.' },
+      total_visitors: { ...counter, description: 'Distinct users who opened the post.' },
+      total_favorites: { ...counter, description: 'Users who hold the post as a favorite.' },
+    },
+    additionalProperties: false,
+  },
+  ListedPost: { description: 'A post, or its summary (`view=summary`).', oneOf: [ref('Post'), ref('PostSummary')] },
   PostCreate: postInput(false, false),
   PostCreateForm: postInput(true, false),
   PostUpdate: postInput(false, true),

@@ -9,9 +9,10 @@ import { atVersion } from './access.ts';
 import { counterWrites } from './counters.ts';
 import { postEntries } from './entries.ts';
 import { postStatsItem, postTextItem, type PostRecord } from './post.ts';
+import { postSummaryItem } from './summary.ts';
 
 // Every change of a post, from create to delete and each count in between, is one transaction
-// made here: its items (text, stats, list entries) go from `before` to `after`, with the counters
+// made here: its items (text, summary, stats, list entries) go from `before` to `after`, with the counters
 // of its author and tags. Only the items that change are written, so a count rewrites the small
 // stats and entries and never the text.
 
@@ -45,11 +46,16 @@ export function postItemWrites(before: PostRecord | null, proposed: PostRecord |
   const after = proposed && withTextVersion(before, proposed);
   const renamed = before && after && before.slug !== after.slug;
   if (after && (!before || renamed)) {
-    writes.push({ write: tx.put(postTextItem(after), absent), onConditionFailed: () => new SlugTaken(after.slug) }, { write: tx.put(postStatsItem(after)) });
+    writes.push(
+      { write: tx.put(postTextItem(after), absent), onConditionFailed: () => new SlugTaken(after.slug) },
+      { write: tx.put(postSummaryItem(after)) },
+      { write: tx.put(postStatsItem(after)) },
+    );
   }
   if (before && (!after || renamed)) {
     writes.push(
       { write: tx.delete(keys.post(before.slug), unchangedSince === undefined ? undefined : modifiedStill(unchangedSince)) },
+      { write: tx.delete(keys.postSummary(before.slug)) },
       { write: tx.delete(keys.postStats(before.slug), atVersion(before)) },
     );
     // The slug is free again: a contended create that finds it first free takes it, ticket number 1.
@@ -57,7 +63,7 @@ export function postItemWrites(before: PostRecord | null, proposed: PostRecord |
   }
   if (before && after && !renamed) {
     if (after.text_version !== before.text_version || unchangedSince !== undefined) {
-      writes.push({ write: tx.put(postTextItem(after), unchangedSince === undefined ? undefined : modifiedStill(unchangedSince)) });
+      writes.push({ write: tx.put(postTextItem(after), unchangedSince === undefined ? undefined : modifiedStill(unchangedSince)) }, { write: tx.put(postSummaryItem(after)) });
     }
     writes.push({ write: tx.put(postStatsItem(after), atVersion(before)) });
   }
@@ -104,5 +110,5 @@ export async function commitPostChange({ before, after, createdTags = [], with: 
 
 /** Every item of a post as it stands: what a bulk load writes straight into the table (the bench). */
 export function postItems(post: PostRecord): Item[] {
-  return [postTextItem(post), postStatsItem(post), ...postEntries(post)];
+  return [postTextItem(post), postSummaryItem(post), postStatsItem(post), ...postEntries(post)];
 }

@@ -17,3 +17,8 @@ export const POST_LIMITS = {
 
 /** How many post slug candidates (`base`, `base-1`, ...) a create or rename reads with its other reads. */
 export const POST_SLUG_WINDOW = 5;
+
+/** A summary's excerpt: at most this many Unicode code points before the `…` a cut adds (excerpt.ts). */
+export const EXCERPT_LENGTH = 300;
+/** A summary's reading time: words a minute (excerpt.ts). */
+export const WORDS_PER_MINUTE = 265;

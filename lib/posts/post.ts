@@ -41,6 +41,14 @@ export interface PostRecord {
    * isolated, so text and stats read while a change commits can come from two versions.
    */
   text_version: number;
+  /** Set only on a post read for a list of summaries (summary.ts), whose description is then not read. */
+  summary?: PostSummary;
+}
+
+/** What a summary shows instead of the description (docs/api.md, "Summaries"). */
+export interface PostSummary {
+  excerpt: string;
+  reading_time_minutes: number;
 }
 
 /** A new post by `author` from a validated create body, under `slug`, with its resolved tags. */
@@ -85,7 +93,7 @@ const COUNTERS = ['rating_likes', 'rating_dislikes', 'total_visitors', 'total_fa
 /** The text item: every field but the counters and the version. */
 export function postTextItem(post: PostRecord): Item {
   const text: Item = { ...keys.post(post.slug), ...post };
-  for (const name of [...COUNTERS, 'version']) delete text[name];
+  for (const name of [...COUNTERS, 'version', 'summary']) delete text[name];
   return text;
 }
 
@@ -156,13 +164,16 @@ export function postToChange(read: BatchResult, slug: string): PostRecord | unde
   return post;
 }
 
-/** The API shape of a post, fields in the contract's order. */
+/**
+ * The API shape of a post, fields in the contract's order; a post read as a summary (`summary`
+ * set) without its description, with its excerpt and reading time after `meta_description`.
+ */
 export function postToApi(post: PostRecord) {
   return {
     author: post.author,
     title: post.title,
     slug: post.slug,
-    description: post.description,
+    ...(post.summary ? {} : { description: post.description }),
     created: post.created,
     modified: post.modified,
     publish: post.publish,
@@ -170,6 +181,7 @@ export function postToApi(post: PostRecord) {
     tags: post.tags,
     keywords: post.keywords,
     meta_description: post.meta_description,
+    ...(post.summary ? { excerpt: post.summary.excerpt, reading_time_minutes: post.summary.reading_time_minutes } : {}),
     rating_likes: post.rating_likes,
     rating_dislikes: post.rating_dislikes,
     total_visitors: post.total_visitors,

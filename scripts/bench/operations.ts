@@ -8,9 +8,11 @@ import type { BenchStack } from './stack.ts';
 export interface OperationUsage extends Usage {
   operation: string;
   status: number;
+  /** The response body's bytes. */
+  bytes: number;
 }
 
-type Send = (path: string, init?: { method?: string; token?: string | null; form?: Record<string, string>; json?: unknown }) => Promise<Response>;
+type Send = (path: string, init?: { method?: string; token?: string | null; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> }) => Promise<Response>;
 
 export async function measureOperations(stack: BenchStack): Promise<OperationUsage[]> {
   await stack.freshTable();
@@ -32,12 +34,21 @@ export async function measureOperations(stack: BenchStack): Promise<OperationUsa
   const results: OperationUsage[] = [];
   const measure = async (operation: string, request: () => Promise<Response>) => {
     let status = 0;
+    let bytes = 0;
     const usage = await meter.measure(async () => {
       const response = await request();
       status = response.status;
-      await response.arrayBuffer();
+      bytes = (await response.arrayBuffer()).byteLength;
     });
-    results.push({ operation, status, ...usage });
+    results.push({ operation, status, bytes, ...usage });
+  };
+  /** 20 published posts of `characters` characters under a tag of their own: the tag's slug. */
+  const twentyPosts = async (characters: number) => {
+    const tag = `Sized ${word()}`;
+    const sentence = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. ';
+    const description = sentence.repeat(Math.ceil(characters / sentence.length)).slice(0, characters);
+    for (let i = 0; i < 20; i++) await send('/posts', { method: 'POST', form: { title: `Sized ${characters} ${word()}`, description, tags: tag, publish: 'true' } });
+    return ((await (await send(`/tags?q=${encodeURIComponent(tag)}`)).json()) as { slug: string }[])[0]!.slug;
   };
   try {
     let token = '';
@@ -72,6 +83,18 @@ export async function measureOperations(stack: BenchStack): Promise<OperationUsa
     await measure('post detail, repeat visit', () => send(`/posts/detail/${detailSlug}`, { token: bob.token }));
     // The post's one tag holds 20 other posts: its 20 newest entries are read, 5 posts answered.
     await measure('related posts, 1 tag', () => send(`/posts/detail/${detailSlug}/related`, { token: bob.token }));
+    await measure('related posts, 1 tag, summaries', () => send(`/posts/detail/${detailSlug}/related?view=summary`, { token: bob.token }));
+    // A page of summaries reads each post's summary item, not its text: the same for huge posts.
+    const smallTag = await twentyPosts(1_000);
+    const hugeTag = await twentyPosts(100_000);
+    await measure('summary page, 20 posts of 1,000 characters', () => send(`/posts/tagged/${smallTag}?view=summary`, { token: bob.token }));
+    await measure('summary page, 20 posts of 100,000 characters', () => send(`/posts/tagged/${hugeTag}?view=summary`, { token: bob.token }));
+    await measure('whole posts page, 20 posts of 100,000 characters', () => send(`/posts/tagged/${hugeTag}`, { token: bob.token }));
+    // A revalidation: the post detail again with the ETag it answered (a repeat visit, 304).
+    const etag = (await send(`/posts/detail/${detailSlug}`, { token: bob.token })).headers.get('etag') ?? '';
+    await measure('post detail, If-None-Match (304)', () => send(`/posts/detail/${detailSlug}`, { token: bob.token, headers: { 'If-None-Match': etag } }));
+    const listTag = (await send(`/posts/tagged/${smallTag}?view=summary`, { token: bob.token })).headers.get('etag') ?? '';
+    await measure('summary page, If-None-Match (304)', () => send(`/posts/tagged/${smallTag}?view=summary`, { token: bob.token, headers: { 'If-None-Match': listTag } }));
     // A count's write capacity by the post's size: the same first visit on a 1 KB and a 90 KB post
     // (two tags each, so three list entries besides its own).
     for (const kilobytes of [1, 90]) {

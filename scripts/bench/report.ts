@@ -126,9 +126,13 @@ export function renderReport(r: BenchResults): string {
 /** Section 1: the calls, round trips and capacity of each operation. */
 export function renderOperations(operations: BenchResults['operations']): string[] {
   const lines = ['### 1. DynamoDB calls and consumed capacity per operation', '', 'Round trips: the calls grouped by overlap in time (calls sent in parallel count once).', ''];
-  lines.push('| operation | status | calls | round trips | which | RCU | WCU |', '|---|---|---|---|---|---|---|');
-  for (const op of operations) lines.push(`| ${op.operation} | ${op.status} | ${op.totalCalls} | ${op.rounds} | ${calls(op)} | ${fixed(op.rcu, 1)} | ${fixed(op.wcu, 1)} |`);
+  lines.push('| operation | status | calls | round trips | which | RCU | WCU | body bytes |', '|---|---|---|---|---|---|---|---|');
+  for (const op of operations) lines.push(`| ${op.operation} | ${op.status} | ${op.totalCalls} | ${op.rounds} | ${calls(op)} | ${fixed(op.rcu, 1)} | ${fixed(op.wcu, 1)} | ${count(op.bytes)} |`);
   const wcu = (operation: string) => operations.find((op) => op.operation === operation)?.wcu;
+  const [small, huge] = ['1,000', '100,000'].map((size) => operations.find((op) => op.operation === `summary page, 20 posts of ${size} characters`));
+  if (small && huge) {
+    lines.push('', `A page of 20 summaries: ${fixed(small.rcu, 1)} RCU and ${count(small.bytes)} bytes for posts of 1,000 characters, ${fixed(huge.rcu, 1)} RCU and ${count(huge.bytes)} bytes for posts of 100,000 (${fixed(huge.rcu / small.rcu, 2)}× and ${fixed(huge.bytes / small.bytes, 2)}×; the goal is at most 1.2×), in ${small.rounds} and ${huge.rounds} round trips.`);
+  }
   const bySize = (what: string, small: number, large: number, sentence: string) => {
     const [a, b] = [wcu(`${what}, ${small} KB post`), wcu(`${what}, ${large} KB post`)];
     if (a && b) lines.push('', `${sentence}: ${fixed(a, 1)} WCU on a ${small} KB post, ${fixed(b, 1)} WCU on a ${large} KB one (${fixed(b / a, 2)}×).`);

@@ -4,11 +4,13 @@ export interface ClientRequest {
   token?: string;
   form?: Record<string, string>;
   json?: unknown;
+  /** Other request headers (If-None-Match). */
+  headers?: Record<string, string>;
 }
 
 /** The fetch options of a client request: the token header, and the body with its content type. */
 export function fetchInit(request: ClientRequest): RequestInit {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...request.headers };
   if (request.token) headers.Authorization = `Token ${request.token}`;
   let body: string | undefined;
   if (request.form) {

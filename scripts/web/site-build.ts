@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 // Building the site (web/ into web/dist) and knowing when it must be rebuilt: `npm start` and the
@@ -27,6 +27,18 @@ export function siteStaleness(root: string): 'missing' | 'older than web/ source
   return Math.max(sources, contract) > statSync(index).mtimeMs ? 'older than web/ sources' : undefined;
 }
 
+/**
+ * What in a page the CSP (`script-src 'self'; style-src 'self'`) would refuse: an inline script,
+ * an inline style element or attribute, an event-handler attribute; undefined when none.
+ */
+export function inlineCode(html: string): string | undefined {
+  if (/<script\b(?![^>]*\bsrc=)[^>]*>/i.test(html)) return 'an inline script';
+  if (/<style\b/i.test(html)) return 'a style element';
+  if (/<[^>]+\sstyle\s*=/i.test(html)) return 'a style attribute';
+  if (/<[^>]+\son[a-z]+\s*=/i.test(html)) return 'an event-handler attribute';
+  return undefined;
+}
+
 function run(root: string, what: string, args: string[]): void {
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`${what} failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`})`);
@@ -49,6 +61,11 @@ export function buildSite(root: string): void {
   if (vite.status !== 0) {
     rmSync(out, { recursive: true, force: true });
     throw new Error(`vite build failed (exit ${vite.status ?? vite.signal})`);
+  }
+  const problem = inlineCode(readFileSync(join(out, 'index.html'), 'utf8'));
+  if (problem) {
+    rmSync(out, { recursive: true, force: true });
+    throw new Error(`web/dist/index.html has ${problem}, which the site's Content-Security-Policy refuses`);
   }
   const dist = join(root, 'web', 'dist');
   rmSync(dist, { recursive: true, force: true });

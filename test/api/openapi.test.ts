@@ -315,13 +315,13 @@ describe('the document accepts what the API accepts', () => {
   it('the list parameters in the body of a GET, as the post lists read them', () => {
     const names = (path: string, mediaType: string) => Object.keys(resolve(document.paths[path].get.requestBody.content[mediaType].schema).properties).sort();
     for (const mediaType of [JSON_TYPE, FORM]) {
-      for (const path of ['/posts', '/posts/tagged/{slug}', '/posts/author/{username}']) expect(names(path, mediaType), path).toEqual(['cursor', 'page', 'page_size', 'q', 'sort']);
-      expect(names('/posts/me', mediaType)).toEqual(['cursor', 'page', 'page_size', 'publish', 'q', 'sort']);
-      expect(names('/users/detail/{username}/favorites', mediaType)).toEqual(['cursor', 'page', 'page_size']);
+      for (const path of ['/posts', '/posts/tagged/{slug}', '/posts/author/{username}']) expect(names(path, mediaType), path).toEqual(['cursor', 'page', 'page_size', 'q', 'sort', 'view']);
+      expect(names('/posts/me', mediaType)).toEqual(['cursor', 'page', 'page_size', 'publish', 'q', 'sort', 'view']);
+      expect(names('/users/detail/{username}/favorites', mediaType)).toEqual(['cursor', 'page', 'page_size', 'view']);
     }
     // listParams reads these names from a body, numbers and booleans as their text.
-    const body = { data: { q: 'lambda', sort: 'views', page: 2, page_size: 20, cursor: 'c', publish: false }, form: false };
-    expect(listParams({}, body, ['q', 'sort', 'page', 'page_size', 'cursor', 'publish'])).toEqual({ q: 'lambda', sort: 'views', page: '2', page_size: '20', cursor: 'c', publish: 'false' });
+    const body = { data: { q: 'lambda', sort: 'views', page: 2, page_size: 20, cursor: 'c', publish: false, view: 'summary' }, form: false };
+    expect(listParams({}, body, ['q', 'sort', 'page', 'page_size', 'cursor', 'publish', 'view'])).toEqual({ q: 'lambda', sort: 'views', page: '2', page_size: '20', cursor: 'c', publish: 'false', view: 'summary' });
     expect(requests.body('/posts/me', 'get', JSON_TYPE, body.data)).toBeNull();
     expect(requests.body('/posts', 'get', FORM, { sort: 'views', page_size: '20' })).toBeNull();
     expect(document.paths['/posts'].get.requestBody.required).toBe(false);

@@ -1,7 +1,6 @@
-import { request as httpRequest } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setFeatured } from '#lib/posts/feature.ts';
-import { createPost, unique, type ApiClient, type ApiResponse, type TestUser } from '../support/api.ts';
+import { type ApiClient, type ApiResponse, createPost, getWithBody, type TestUser, unique } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 import { NEXT_LINK, nextLink } from '../support/link.ts';
 
@@ -48,37 +47,6 @@ async function walk(client: ApiClient, first: ApiResponse<any>) {
     expect(pages.length).toBeLessThan(200);
   }
   return pages;
-}
-
-/** A GET /posts with a body (fetch refuses a body on GET, so node:http sends it). */
-function getWithBody(client: ApiClient, path: string, body: string, contentType: string) {
-  return new Promise<{ status: number; link: string | undefined; body: any }>((done, fail) => {
-    const url = new URL(`${client.baseUrl}${path}`);
-    const request = httpRequest(
-      url,
-      {
-        method: 'GET',
-        headers: {
-          Accept: 'application/json',
-          Authorization: `Token ${client.token}`,
-          'Content-Type': contentType,
-          'Content-Length': Buffer.byteLength(body),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const link = response.headers.link;
-          done({ status: response.statusCode ?? 0, link: Array.isArray(link) ? link[0] : link, body: text ? JSON.parse(text) : null });
-        });
-        response.on('error', fail);
-      },
-    );
-    request.on('error', fail);
-    request.end(body);
-  });
 }
 
 describe('GET /posts: what is listed', () => {

@@ -1,10 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { SITE_SECURITY_HEADERS } from '#lib/site/headers.ts';
+import { inlineCode } from '../../scripts/web/site-build.ts';
 import { useApi } from '../support/fixture.ts';
 
 // The site beside the API on one port, as `npm start` serves web/dist and CloudFront serves the
@@ -138,5 +140,25 @@ describe('the site on the API port', () => {
     const answer = await raw('POST', '/');
     expect(answer.status).toBe(404);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  });
+});
+
+describe('the built site (web/dist, built by the global setup when stale)', () => {
+  const built = readFileSync(fileURLToPath(new URL('../../web/dist/index.html', import.meta.url)), 'utf8');
+
+  it('has nothing its Content-Security-Policy would refuse: no inline script or style, no handler', () => {
+    expect(inlineCode(built)).toBeUndefined();
+    expect(built).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js"><\/script>/);
+    // The check itself finds each of them.
+    expect(inlineCode('<script>alert(1)</script>')).toBe('an inline script');
+    expect(inlineCode('<p style="color:red">')).toBe('a style attribute');
+    expect(inlineCode('<body onload="x()">')).toBe('an event-handler attribute');
+    expect(inlineCode('<style>p{}</style>')).toBe('a style element');
+  });
+
+  it('announces the RSS feed and a favicon, and ships robots.txt', () => {
+    expect(built).toContain('<link rel="alternate" type="application/rss+xml" title="Community Posts" href="/api/v1/feed" />');
+    expect(built).toContain('<link rel="icon" href="/favicon.svg"');
+    expect(readFileSync(fileURLToPath(new URL('../../web/dist/robots.txt', import.meta.url)), 'utf8')).toMatch(/^User-agent: \*$/m);
   });
 });

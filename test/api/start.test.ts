@@ -128,7 +128,7 @@ describe('npm start, with a port taken', () => {
 });
 
 describe('npm start, on free ports', () => {
-  it('binds DynamoDB Local to 127.0.0.1 and prints URLs that answer, the seed and, on an empty table, the create-user hint', async () => {
+  it('binds DynamoDB Local to 127.0.0.1 and prints URLs that answer (the site at / among them), the seed and, on an empty table, the create-user hint', async () => {
     const [dynamodbPort, port] = [await freePort(), await freePort()];
     const run = npmStart({ DYNAMODB_PORT: String(dynamodbPort), PORT: String(port) });
     const banner = await bannerOf(run, /^Ctrl\+C stops it\.$/m);
@@ -138,6 +138,13 @@ describe('npm start, on free ports', () => {
       expect(banner).toContain(`Docs:       ${url}/docs (the index of the endpoints: ${url})`);
       expect(banner).toContain(`Demo data:  PORT=${port} DYNAMODB_PORT=${dynamodbPort} npm run seed`);
       expect(banner).toContain(`No user yet: PORT=${port} DYNAMODB_PORT=${dynamodbPort} npm run admin -- create-user --username alice`);
+      // The site at /, beside the API, with the headers CloudFront sends.
+      expect(banner).toContain(`Site:       http://127.0.0.1:${port}/ (web/dist`);
+      const site = await fetch(`http://127.0.0.1:${port}/posts/any-deep-link`);
+      expect(site.status).toBe(200);
+      expect(site.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(site.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await site.text()).toContain('<div id="app"></div>');
       const index = await fetch(url);
       expect(index.status).toBe(200);
       const links = (await index.json()) as { docs: string; openapi: string };

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
@@ -107,6 +108,37 @@ export class ApiClient {
   delete<T = any>(path: string, options?: RequestOptions) {
     return this.request<T>('DELETE', path, options);
   }
+}
+
+/** A GET with a body (fetch refuses a body on GET, so node:http sends it). */
+export function getWithBody(client: ApiClient, path: string, body: string, contentType: string) {
+  return new Promise<{ status: number; link: string | undefined; body: any }>((done, fail) => {
+    const url = new URL(`${client.baseUrl}${path}`);
+    const request = httpRequest(
+      url,
+      {
+        method: 'GET',
+        headers: {
+          Accept: 'application/json',
+          Authorization: `Token ${client.token}`,
+          'Content-Type': contentType,
+          'Content-Length': Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const link = response.headers.link;
+          done({ status: response.statusCode ?? 0, link: Array.isArray(link) ? link[0] : link, body: text ? JSON.parse(text) : null });
+        });
+        response.on('error', fail);
+      },
+    );
+    request.on('error', fail);
+    request.end(body);
+  });
 }
 
 /** POST /posts with this form, which must answer 201; the created post. */

@@ -1,13 +1,15 @@
 import { render } from 'preact';
 import { ErrorBoundary, lazy, LocationProvider, Route, Router } from 'preact-iso';
 import { Header } from './components/Header.tsx';
+import { loadRenderer } from './components/Markdown.tsx';
 import './styles.css';
 
 // The site: one shell (header, main, footer) and a router whose pages load as chunks of their
 // own, so the first load carries only the shell and the page it opens.
 
 const Home = lazy(() => import('./pages/Home.tsx'));
-const Post = lazy(() => import('./pages/Post.tsx'));
+// A post page needs the Markdown renderer: both chunks are fetched at once.
+const Post = lazy(() => Promise.all([import('./pages/Post.tsx'), loadRenderer()]).then(([page]) => page.default));
 const Edit = lazy(() => import('./pages/Edit.tsx'));
 const Write = lazy(() => import('./pages/Write.tsx'));
 const Tags = lazy(() => import('./pages/Tags.tsx'));
@@ -21,9 +23,10 @@ const SettingsProfile = lazy(() => import('./pages/SettingsProfile.tsx'));
 const SettingsPassword = lazy(() => import('./pages/SettingsPassword.tsx'));
 const NotFound = lazy(() => import('./pages/NotFound.tsx'));
 
-/** A new page starts at its top. */
+/** A new page starts at its top, and keyboard and screen-reader focus moves to it. */
 function onRouteChange(): void {
   window.scrollTo(0, 0);
+  document.getElementById('main')?.focus({ preventScroll: true });
 }
 
 export function App() {

@@ -10,6 +10,8 @@ export type Schemas = components['schemas'];
 export type Post = Schemas['Post'];
 export type Profile = Schemas['Profile'];
 export type Tag = Schemas['Tag'];
+/** A post as the lists show it (`view=summary`): an excerpt and a reading time, no description. */
+export type PostSummary = Schemas['PostSummary'];
 
 export const api = createClient<paths>({ baseUrl: '/api/v1' });
 
@@ -99,6 +101,15 @@ export async function outcome<T>(call: () => Promise<{ data?: T; error?: unknown
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     return { ok: false, failure: { kind: 'unavailable', message: 'The site cannot reach the server. Check your connection.' } };
   }
+}
+
+/**
+ * A list of posts asked for with `view=summary`: its items as summaries (a whole post, which the
+ * API sends without the parameter, is left out rather than shown without its excerpt).
+ */
+export async function summaries(call: () => Promise<{ data?: (Post | PostSummary)[]; error?: unknown; response: Response }>): Promise<Outcome<PostSummary[]>> {
+  const result = await outcome(call);
+  return result.ok ? { ...result, data: result.data.filter((post): post is PostSummary => 'excerpt' in post) } : result;
 }
 
 /** X-Total-Count, when the list sends it (not for searches or favorites). */

@@ -10,6 +10,11 @@ interface Props<T> {
   notFound?: () => preact.ComponentChildren;
 }
 
+/** Whether what a page loaded is refused to a visitor: the site is not open to readers without an account. */
+export function walled(state: Loaded<unknown>): boolean {
+  return state.status === 'done' && !state.ok && state.failure.kind === 'unauthorized' && !state.failure.hadToken;
+}
+
 /**
  * What a page shows for what it loaded: the content; "Page not found" for a 404; the login wall
  * for a visitor where reading needs an account; else the problem, with "Retry" where it helps.

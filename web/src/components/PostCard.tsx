@@ -1,14 +1,9 @@
-import type { Post } from '../api/client.ts';
+import type { PostSummary } from '../api/client.ts';
 import { paths } from '../paths.ts';
 import { DateTime } from './DateTime.tsx';
 
-/**
- * A post as the lists show it. Lists ask for `view=summary`: an `excerpt` (plain text) and a
- * reading time in place of the Markdown description.
- */
-export type ListedPost = Omit<Post, 'description'> & { description?: string; excerpt?: string; reading_time_minutes?: number };
-
-export function PostCard({ post, showState = false }: { post: ListedPost; showState?: boolean }) {
+/** A post in a list: title (linking to the post), author, date, reading time, excerpt, tags and counts. */
+export function PostCard({ post, showState = false }: { post: PostSummary; showState?: boolean }) {
   const headingId = `post-${post.slug}`;
   return (
     <article class="card" aria-labelledby={headingId}>
@@ -19,7 +14,7 @@ export function PostCard({ post, showState = false }: { post: ListedPost; showSt
         {showState && !post.publish && <span class="badge">Draft</span>}
         {post.is_featured && <span class="badge">Featured</span>}
         By <a href={paths.user(post.author)}>{post.author}</a> · <DateTime value={post.created} />
-        {post.reading_time_minutes !== undefined && <> · {post.reading_time_minutes} min read</>}
+        {' '}· {post.reading_time_minutes} min read
       </p>
       {post.excerpt && <p class="excerpt">{post.excerpt}</p>}
       {post.tags.length > 0 && (

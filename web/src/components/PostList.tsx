@@ -1,11 +1,11 @@
-import { hasNextPage, PAGE_SIZE, totalOf } from '../api/client.ts';
+import { hasNextPage, PAGE_SIZE, totalOf, type PostSummary } from '../api/client.ts';
 import type { Loaded } from '../hooks.ts';
 import { Content } from './Content.tsx';
 import { Pagination } from './Pagination.tsx';
-import { PostCard, type ListedPost } from './PostCard.tsx';
+import { PostCard } from './PostCard.tsx';
 
 interface Props {
-  state: Loaded<ListedPost[]>;
+  state: Loaded<PostSummary[]>;
   reload: () => void;
   page: number;
   href: (page: number) => string;

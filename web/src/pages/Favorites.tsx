@@ -1,7 +1,6 @@
 import { useLocation } from 'preact-iso';
-import { api, outcome, PAGE_SIZE, type Outcome } from '../api/client.ts';
+import { api, outcome, PAGE_SIZE, summaries } from '../api/client.ts';
 import { Content } from '../components/Content.tsx';
-import type { ListedPost } from '../components/PostCard.tsx';
 import { PostList } from '../components/PostList.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
 import { pageNumber, paths, withQuery } from '../paths.ts';
@@ -12,9 +11,9 @@ export default function Favorites({ username }: { username: string }) {
   const page = pageNumber(query.page);
   const posts = useLoad(
     () =>
-      outcome(() =>
-        api.GET('/users/detail/{username}/favorites', { params: { path: { username }, query: { page, page_size: PAGE_SIZE } } }),
-      ) as Promise<Outcome<ListedPost[]>>,
+      summaries(() =>
+        api.GET('/users/detail/{username}/favorites', { params: { path: { username }, query: { page, page_size: PAGE_SIZE, view: 'summary' } } }),
+      ),
     [username, page],
   );
   // The profile first: an unknown user is "Page not found".

@@ -1,6 +1,7 @@
 import { useLocation } from 'preact-iso';
-import { api, outcome, PAGE_SIZE } from '../api/client.ts';
-import type { ListedPost } from '../components/PostCard.tsx';
+import { api, PAGE_SIZE, summaries } from '../api/client.ts';
+import { walled } from '../components/Content.tsx';
+import { LoginWall } from '../components/Gates.tsx';
 import { PostList } from '../components/PostList.tsx';
 import { Tabs } from '../components/Tabs.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
@@ -23,16 +24,15 @@ export default function Home() {
   const q = (query.q ?? '').trim();
   const page = pageNumber(query.page);
   const { state, reload } = useLoad(
-    () =>
-      outcome(() =>
-        api.GET('/posts', { params: { query: { sort, page, page_size: PAGE_SIZE, ...(q ? { q } : {}) } } }),
-      ) as Promise<import('../api/client.ts').Outcome<ListedPost[]>>,
+    () => summaries(() => api.GET('/posts', { params: { query: { sort, page, page_size: PAGE_SIZE, view: 'summary', ...(q ? { q } : {}) } } })),
     [sort, q, page],
   );
   const heading = q ? `Search results for “${q}”` : 'Posts';
-  useTitle(page > 1 ? `${heading}, page ${page}` : heading);
+  // The login wall names itself.
+  useTitle(walled(state) ? null : page > 1 ? `${heading}, page ${page}` : heading);
   const href = (p: number, s: Sort = sort) => withQuery(paths.home, { q, sort: s === 'newest' ? '' : s, page: p > 1 ? p : '' });
 
+  if (walled(state)) return <LoginWall />;
   return (
     <>
       <h1>{heading}</h1>

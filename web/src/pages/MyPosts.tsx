@@ -1,7 +1,6 @@
 import { useLocation } from 'preact-iso';
-import { api, outcome, PAGE_SIZE, type Outcome } from '../api/client.ts';
+import { api, PAGE_SIZE, summaries } from '../api/client.ts';
 import { RequireAccount } from '../components/Gates.tsx';
-import type { ListedPost } from '../components/PostCard.tsx';
 import { PostList } from '../components/PostList.tsx';
 import { Tabs } from '../components/Tabs.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
@@ -28,9 +27,9 @@ function MyPostList() {
   const page = pageNumber(query.page);
   const posts = useLoad(
     () =>
-      outcome(() =>
-        api.GET('/posts/me', { params: { query: { page, page_size: PAGE_SIZE, ...(filter.publish ? { publish: filter.publish } : {}) } } }),
-      ) as Promise<Outcome<ListedPost[]>>,
+      summaries(() =>
+        api.GET('/posts/me', { params: { query: { page, page_size: PAGE_SIZE, view: 'summary', ...(filter.publish ? { publish: filter.publish } : {}) } } }),
+      ),
     [filter.publish, page],
   );
   const heading = filter.label === 'All' ? 'My posts' : `My posts: ${filter.label.toLowerCase()}`;

@@ -1,19 +1,22 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { createPortal } from 'preact/compat';
 import { useLocation } from 'preact-iso';
-import { api, outcome, type Failure, type Post as PostData } from '../api/client.ts';
+import { api, outcome, summaries, type Failure, type Post as PostData, type PostSummary } from '../api/client.ts';
 import { tagSlugs } from '../api/tags.ts';
 import { Content } from '../components/Content.tsx';
 import { DateTime } from '../components/DateTime.tsx';
-import { Markdown } from '../components/Markdown.tsx';
-import type { ListedPost } from '../components/PostCard.tsx';
+import { loadRenderer, Markdown } from '../components/Markdown.tsx';
 import { Alert, describe } from '../components/Problem.tsx';
 import { useLoad, useSession, useTitle } from '../hooks.ts';
 import { here, loginFor, paths } from '../paths.ts';
 
 /** `/posts/<slug>`: one post, its votes and favorite, related posts; Edit and Delete for its author. */
 export default function PostPage({ slug }: { slug: string }) {
-  const { state, reload } = useLoad(() => outcome(() => api.GET('/posts/detail/{slug}', { params: { path: { slug } } })), [slug]);
+  // The post and the Markdown renderer at once: the page appears whole.
+  const { state, reload } = useLoad(async () => {
+    const [post] = await Promise.all([outcome(() => api.GET('/posts/detail/{slug}', { params: { path: { slug } } })), loadRenderer().catch(() => undefined)]);
+    return post;
+  }, [slug]);
   if (state.status === 'done' && state.ok) return <PostView key={state.data.slug} post={state.data} />;
   return <Content state={state} reload={reload} children={() => null} />;
 }
@@ -242,8 +245,8 @@ function AuthorActions({ post }: { post: PostData }) {
 
 /** The section "Related posts": at most five posts sharing the most tags. */
 function Related({ slug }: { slug: string }) {
-  const { state } = useLoad(() => outcome(() => api.GET('/posts/detail/{slug}/related', { params: { path: { slug } } })), [slug]);
-  const posts: ListedPost[] = state.status === 'done' && state.ok ? state.data : [];
+  const { state } = useLoad(() => summaries(() => api.GET('/posts/detail/{slug}/related', { params: { path: { slug }, query: { view: 'summary' } } })), [slug]);
+  const posts: PostSummary[] = state.status === 'done' && state.ok ? state.data : [];
   return (
     <section class="related" aria-labelledby="related-title">
       <h2 id="related-title">Related posts</h2>

@@ -1,7 +1,6 @@
 import { useLocation } from 'preact-iso';
-import { api, outcome, PAGE_SIZE, type Outcome } from '../api/client.ts';
+import { api, outcome, PAGE_SIZE, summaries } from '../api/client.ts';
 import { Content } from '../components/Content.tsx';
-import type { ListedPost } from '../components/PostCard.tsx';
 import { PostList } from '../components/PostList.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
 import { pageNumber, paths, withQuery } from '../paths.ts';
@@ -13,7 +12,7 @@ export default function TagPage({ slug }: { slug: string }) {
   const tag = useLoad(() => outcome(() => api.GET('/tags/detail/{slug}', { params: { path: { slug } } })), [slug]);
   const posts = useLoad(
     () =>
-      outcome(() => api.GET('/posts/tagged/{slug}', { params: { path: { slug }, query: { page, page_size: PAGE_SIZE } } })) as Promise<Outcome<ListedPost[]>>,
+      summaries(() => api.GET('/posts/tagged/{slug}', { params: { path: { slug }, query: { page, page_size: PAGE_SIZE, view: 'summary' } } })),
     [slug, page],
   );
   const title = tag.state.status === 'done' && tag.state.ok ? tag.state.data.title : null;

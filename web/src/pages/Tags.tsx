@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, hasNextPage, outcome, totalOf } from '../api/client.ts';
-import { Content } from '../components/Content.tsx';
+import { Content, walled } from '../components/Content.tsx';
+import { LoginWall } from '../components/Gates.tsx';
 import { Pagination } from '../components/Pagination.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
 import { pageNumber, paths, withQuery } from '../paths.ts';
@@ -19,9 +20,10 @@ export default function Tags() {
     () => outcome(() => api.GET('/tags', { params: { query: { page, page_size: TAGS_PER_PAGE, ...(q ? { q } : {}) } } })),
     [q, page],
   );
-  useTitle('Tags');
+  useTitle(walled(state) ? null : 'Tags');
   const href = (p: number) => withQuery(paths.tags, { q, page: p > 1 ? p : '' });
 
+  if (walled(state)) return <LoginWall />;
   return (
     <>
       <h1>Tags</h1>

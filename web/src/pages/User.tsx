@@ -1,8 +1,7 @@
 import { useLocation } from 'preact-iso';
-import { api, outcome, PAGE_SIZE, type Outcome, type Profile } from '../api/client.ts';
+import { api, outcome, PAGE_SIZE, summaries, type Profile } from '../api/client.ts';
 import { Content } from '../components/Content.tsx';
 import { DateTime } from '../components/DateTime.tsx';
-import type { ListedPost } from '../components/PostCard.tsx';
 import { PostList } from '../components/PostList.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
 import { pageNumber, paths, withQuery } from '../paths.ts';
@@ -47,9 +46,9 @@ export default function UserPage({ username }: { username: string }) {
   const profile = useLoad(() => outcome(() => api.GET('/users/detail/{username}', { params: { path: { username } } })), [username]);
   const posts = useLoad(
     () =>
-      outcome(() =>
-        api.GET('/posts/author/{username}', { params: { path: { username }, query: { page, page_size: PAGE_SIZE } } }),
-      ) as Promise<Outcome<ListedPost[]>>,
+      summaries(() =>
+        api.GET('/posts/author/{username}', { params: { path: { username }, query: { page, page_size: PAGE_SIZE, view: 'summary' } } }),
+      ),
     [username, page],
   );
   const loaded = profile.state.status === 'done' && profile.state.ok ? profile.state.data : null;

@@ -1,0 +1,38 @@
+import { batchGet } from '#lib/db/batch.ts';
+import { keys } from '#lib/db/keys.ts';
+import { postFromItems, type PostRecord } from './post.ts';
+import { listedPostFromRead, listedPostKeys, needsText, summaryOf, type PostView } from './summary.ts';
+
+// Posts read by slug for a page of a list, in the list's view: one BatchGetItem of their text (or
+// summary) and stats items, eventually consistent as the index their slugs came from. A post
+// written before summaries existed has no summary item: its text is read after (one more round
+// trip, for those posts only) and its summary computed from it.
+
+/** The posts under `slugs` in `view`; `withText`: slugs whose text a summary read also needs (a search's check of its words). */
+export async function readListedPosts(slugs: readonly string[], view: PostView, withText: ReadonlySet<string> = new Set()): Promise<Map<string, PostRecord | undefined>> {
+  const posts = new Map<string, PostRecord | undefined>();
+  if (slugs.length === 0) return posts;
+  const wanted = [...new Set(slugs)];
+  const read = await batchGet(
+    wanted.flatMap((slug) => [...listedPostKeys(slug, view), ...(view === 'summary' && withText.has(slug) ? [keys.post(slug)] : [])]),
+    undefined,
+    { consistent: false },
+  );
+  const late: string[] = [];
+  for (const slug of wanted) {
+    if (view === 'summary' && needsText(read, slug) && !withText.has(slug)) late.push(slug);
+    else if (view === 'summary' && withText.has(slug)) posts.set(slug, summaryWithText(postFromItems(read.get(keys.post(slug)), read.get(keys.postStats(slug))), listedPostFromRead(read, slug, view)));
+    else posts.set(slug, listedPostFromRead(read, slug, view));
+  }
+  if (late.length > 0) {
+    const texts = await batchGet(late.flatMap((slug) => [keys.post(slug), keys.postStats(slug)]), undefined, { consistent: false });
+    for (const slug of late) posts.set(slug, summaryWithText(postFromItems(texts.get(keys.post(slug)), texts.get(keys.postStats(slug))), undefined));
+  }
+  return posts;
+}
+
+/** A post read with its text, as a summary: the summary item's when it was read, else computed from the text. */
+function summaryWithText(post: PostRecord | undefined, fromSummary: PostRecord | undefined): PostRecord | undefined {
+  if (!post) return undefined;
+  return { ...post, summary: fromSummary?.summary ?? summaryOf(post) };
+}
