@@ -35,7 +35,7 @@ import {
 const PASSWORD = 'correct horse battery';
 
 describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', () => {
-  const site = useSite({ users: ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'] });
+  const site = useSite({ users: ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'] });
   const mark = unique('').toLowerCase();
   const w = { published: { slug: '', title: '' }, draft: { slug: '', title: '' }, voted: { slug: '', title: '' } };
 
@@ -362,6 +362,66 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         await atPath(s, /^\/posts\/keyboard-post-/);
         await oneH1(s.page, title);
         expect((await grace.api.get(`/posts/detail/${s.path().slice('/posts/'.length)}`)).body.publish).toBe(true);
+      }));
+
+    it('says when to try again after too many failed logins (429, from Retry-After)', () =>
+      withPage(async (s) => {
+        const { ivan } = site.api.users;
+        // Ten wrong passwords for this username from this address (the browser's too) close its logins for a while.
+        for (let i = 0; i < 10; i++) expect((await site.api.client().post('/login', { json: { username: ivan.username, password: 'wrong' } })).status).toBe(400);
+        await visit(s, '/login');
+        const form = main(s.page);
+        await field(form, 'Username').fill(ivan.username);
+        await field(form, 'Password').fill(ivan.password);
+        await button(form, 'Log in').click();
+        await shows(s.page.getByRole('alert'), /\d+ (second|minute)/);
+        expect(await link(mainNav(s.page), ivan.username).count()).toBe(0);
+      }));
+
+    it('says a post was changed elsewhere (409) and offers to reload it', () =>
+      withPage(async (s) => {
+        const { judy } = site.api.users;
+        const post = await createPost(judy.api, { title: `Edited twice ${mark}`, description: 'First version.', publish: 'true' });
+        await logIn(s, judy);
+        await visit(s, `/posts/${post.slug}/edit`);
+        const form = main(s.page);
+        await eventually(() => field(form, 'Title').inputValue(), (v) => v === post.title, 'the form filled in');
+        // Meanwhile, another tab saves the post.
+        expect((await judy.api.put(`/posts/detail/${post.slug}`, { form: { title: post.title, description: 'Changed elsewhere.' } })).status).toBe(200);
+        await field(form, 'Description').fill('My version.');
+        await button(form, 'Save').click();
+        await shows(s.page.getByRole('alert'), /changed/i);
+        const reload = s.page.getByRole('button', { name: /reload/i }).or(s.page.getByRole('link', { name: /reload/i }));
+        await reload.first().click();
+        await eventually(() => field(main(s.page), 'Description').inputValue(), (v) => v === 'Changed elsewhere.', 'the post as saved elsewhere');
+      }));
+
+    it('offers "Retry" when the network fails, keeping what was typed', () =>
+      withPage(async (s) => {
+        const { judy } = site.api.users;
+        const title = `Saved on retry ${mark}`;
+        await logIn(s, judy);
+        await visit(s, '/write');
+        const form = main(s.page);
+        await field(form, 'Title').fill(title);
+        await field(form, 'Description').fill('Typed before the connection dropped.');
+        // The connection drops for the next POST /posts only.
+        let dropped = false;
+        await s.page.route('**/api/v1/posts', async (route) => {
+          if (!dropped && route.request().method() === 'POST') {
+            dropped = true;
+            await route.abort('internetdisconnected');
+          } else await route.continue();
+        });
+        await button(form, 'Save').click();
+        await button(s.page, 'Retry').waitFor();
+        expect(await field(form, 'Title').inputValue()).toBe(title);
+        expect(await field(form, 'Description').inputValue()).toBe('Typed before the connection dropped.');
+        // Chromium logs the dropped request; that line is this test's doing.
+        s.problems.errors = s.problems.errors.filter((line) => !/ERR_INTERNET_DISCONNECTED/.test(line));
+        await button(s.page, 'Retry').click();
+        await atPath(s, /^\/posts\/saved-on-retry-/);
+        await oneH1(s.page, title);
       }));
 
     it('shows the editor at 1280 px and 360 px (screenshots), fitting the width', () =>
