@@ -393,6 +393,25 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         expect(await rss.text()).toContain('guide to the harbour');
       }));
 
+    it('honours prefers-color-scheme: dark pages for a dark preference, without axe violations', async () => {
+      const colors = async (colorScheme: 'light' | 'dark') => {
+        let seen = { background: '', color: '', faults: [] as string[] };
+        await withPage(
+          async (s) => {
+            await visit(s, `/posts/${w.guide.slug}`);
+            const style = await s.page.evaluate('(() => { const s = getComputedStyle(document.body); return { background: s.backgroundColor, color: s.color }; })()');
+            seen = { ...(style as { background: string; color: string }), faults: await axeViolations(s.page) };
+          },
+          { colorScheme },
+        );
+        return seen;
+      };
+      const [light, dark] = [await colors('light'), await colors('dark')];
+      expect(dark.background).not.toBe(light.background);
+      expect(dark.color).not.toBe(light.color);
+      expect(dark.faults).toEqual([]);
+    });
+
     it('keeps the header navigation of a visitor: Posts, Tags, Write, Log in, Sign up', () =>
       withPage(async (s) => {
         await visit(s, '/');

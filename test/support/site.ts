@@ -49,7 +49,7 @@ export interface SiteFixture<Name extends string> {
   /** The site's origin, `http://127.0.0.1:<port>`. */
   origin(): string;
   /** A fresh browser context (no token, no storage) with one page, closed after the test. */
-  open(options?: { viewport?: { width: number; height: number }; bypassCSP?: boolean }): Promise<SitePage>;
+  open(options?: { viewport?: { width: number; height: number }; bypassCSP?: boolean; colorScheme?: 'light' | 'dark' }): Promise<SitePage>;
   close(page: SitePage): Promise<void>;
 }
 
@@ -81,9 +81,9 @@ export function useSite<const Name extends string = never>(options: ApiFixtureOp
   return {
     api,
     origin,
-    async open({ viewport = DESKTOP, bypassCSP = false } = {}) {
+    async open({ viewport = DESKTOP, bypassCSP = false, colorScheme = 'light' } = {}) {
       if (!browser) throw new Error('the browser is not started');
-      const context = await browser.newContext({ viewport, bypassCSP, colorScheme: 'light' });
+      const context = await browser.newContext({ viewport, bypassCSP, colorScheme });
       contexts.add(context);
       context.setDefaultTimeout(15_000);
       const problems: Problems = { errors: [], csp: [], dialogs: [] };
