@@ -1,4 +1,4 @@
-import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 
@@ -42,6 +42,34 @@ export const ACKNOWLEDGMENT_REASONS = {
     "service or its users. CloudWatch cannot publish to a topic encrypted with SNS's AWS managed key (alias/aws/sns): its key " +
     'policy does not let cloudwatch.amazonaws.com use it, so the alarms would fail to notify. A customer managed key for ' +
     'this alone would be a monthly cost for nothing secret; the topic refuses requests without TLS (SNS3 is met).',
+  siteBucketLogs:
+    'The site bucket is private (all public access blocked, TLS only) and holds the public build of the site, rebuilt at ' +
+    'every deploy. It is read by the distribution alone (origin access control) and written by the deployment alone: its ' +
+    'server access logs would list CloudFront fetching files. Viewer requests are a matter of the distribution (CFR3).',
+  distributionLogs:
+    "Viewer access logs of the distribution are off: they would hold every visitor's address and cost per request. " +
+    "Every /api/ request that reaches the API is in the API's access log (its stage), and CloudFront's metrics count the " +
+    'rest. Turn on standard logging when an incident needs it (docs/site.md).',
+  defaultCertificateTls:
+    "The distribution uses CloudFront's default certificate (*.cloudfront.net), whose security policy CloudFront fixes " +
+    'whatever MinimumProtocolVersion says. A custom domain with an ACM certificate and TLSv1.2_2021 is the fix, and needs ' +
+    'a domain this stack does not own (docs/site.md); browsers negotiate TLS 1.2 or 1.3 with it today.',
+  geoRestriction:
+    'The community is open to readers in every country: no geographic restriction is wanted.',
+  waf:
+    'No AWS WAF web ACL: one for CloudFront must be made in us-east-1 and is billed monthly plus per request. The API ' +
+    'throttles each route on its stage, limits login failures and sign-ups itself, and the site is static files. Add a ' +
+    'web ACL (webAclId) when abuse calls for one (docs/site.md).',
+  bucketDeploymentManagedPolicy:
+    "CDK's BucketDeployment copies the site into its bucket with a function of CDK's own; its role has " +
+    'AWSLambdaBasicExecutionRole, which lets it write its own logs and nothing else.',
+  bucketDeploymentWildcards:
+    "CDK's BucketDeployment grants its copying function the object actions of a sync (s3:GetObject*, s3:GetBucket*, " +
+    's3:List*, and s3:DeleteObject*/s3:Abort* for the prune) on two buckets only: the bootstrap assets bucket it reads ' +
+    "the site's zip from, and the site bucket (`<arn>/*`) it writes.",
+  bucketDeploymentRuntime:
+    "The runtime of CDK's BucketDeployment function is chosen by aws-cdk-lib (it bundles the AWS CLI for that runtime); " +
+    'it moves forward with aws-cdk-lib upgrades, not by a setting of this stack.',
 } as const;
 
 /** The id cdk-nag gives a wildcard finding on `<table arn>/index/*`. */
@@ -91,4 +119,48 @@ export function acknowledgeCursorSecretRotation(secret: IConstruct): void {
 /** The alarm topic, left unencrypted at rest (CloudWatch cannot use SNS's AWS managed key). */
 export function acknowledgeAlarmTopicEncryption(topic: IConstruct): void {
   Validations.of(topic).acknowledge({ id: 'AwsSolutions-SNS2', reason: ACKNOWLEDGMENT_REASONS.alarmTopicEncryption });
+}
+
+/** The site bucket: no server access logs of its own (S1). */
+export function acknowledgeSiteBucketLogs(bucket: IConstruct): void {
+  Validations.of(bucket).acknowledge({ id: 'AwsSolutions-S1', reason: ACKNOWLEDGMENT_REASONS.siteBucketLogs });
+}
+
+/** The distribution of the site and the API: viewer logs, the default certificate's TLS, geo restriction, WAF. */
+export function acknowledgeDistribution(distribution: IConstruct): void {
+  const validations = Validations.of(distribution);
+  validations.acknowledge({ id: 'AwsSolutions-CFR3', reason: ACKNOWLEDGMENT_REASONS.distributionLogs });
+  validations.acknowledge({ id: 'AwsSolutions-CFR4', reason: ACKNOWLEDGMENT_REASONS.defaultCertificateTls });
+  validations.acknowledge({ id: 'AwsSolutions-CFR1', reason: ACKNOWLEDGMENT_REASONS.geoRestriction });
+  validations.acknowledge({ id: 'AwsSolutions-CFR2', reason: ACKNOWLEDGMENT_REASONS.waf });
+}
+
+/** The object actions of a sync that CDK's BucketDeployment grants, each a finding of its own. */
+export const BUCKET_DEPLOYMENT_ACTIONS = ['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'] as const;
+
+/** The prefix of the id of the function CDK's BucketDeployment adds to the stack (one for all deployments). */
+export const BUCKET_DEPLOYMENT_FUNCTION_PREFIX = 'Custom::CDKBucketDeployment';
+
+/**
+ * The function of CDK's BucketDeployment (a singleton under the stack) and its role: the managed
+ * logging policy, the sync's wildcards on the assets bucket and on the site bucket's objects, and
+ * its runtime. Each finding by its own id.
+ */
+export function acknowledgeBucketDeployment(stack: Stack, role: IConstruct, siteBucket: CfnElement): void {
+  const validations = Validations.of(role);
+  validations.acknowledge({
+    id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+    reason: ACKNOWLEDGMENT_REASONS.bucketDeploymentManagedPolicy,
+  });
+  const qualifier = (stack.node.tryGetContext('@aws-cdk/core:bootstrapQualifier') as string | undefined) ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+  const siteBucketId = stack.resolve(siteBucket.logicalId) as string;
+  const resources = [`arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-<AWS::AccountId>-<AWS::Region>/*`, `<${siteBucketId}.Arn>/*`];
+  for (const id of [...BUCKET_DEPLOYMENT_ACTIONS.map((action) => `Action::${action}`), ...resources.map((resource) => `Resource::${resource}`)]) {
+    validations.acknowledge({ id: `AwsSolutions-IAM5[${id}]`, reason: ACKNOWLEDGMENT_REASONS.bucketDeploymentWildcards });
+  }
+  for (const child of stack.node.children) {
+    if (child.node.id.startsWith(BUCKET_DEPLOYMENT_FUNCTION_PREFIX)) {
+      Validations.of(child).acknowledge({ id: 'AwsSolutions-L1', reason: ACKNOWLEDGMENT_REASONS.bucketDeploymentRuntime });
+    }
+  }
 }

@@ -19,7 +19,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, functionName, routeMethods } from '#lib/routes.ts';
-import { CURSOR_SECRET_VARIABLE } from '#lib/config.ts';
+import { CURSOR_SECRET_VARIABLE, SITE_URL_VARIABLE } from '#lib/config.ts';
 import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { COMMON_PASSWORDS_FILE, COMMON_PASSWORDS_FOLDER, commonPasswordsSourceDirectory } from '#lib/auth/common-passwords.ts';
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
@@ -30,11 +30,15 @@ import { Monitoring } from './monitoring.ts';
 import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
 import { tableAccess } from './permissions.ts';
 import { SettingsError, throttleTotals, type DeploySettings } from './settings.ts';
+import { DEFAULT_SITE_ASSETS, Site } from './site.ts';
+import { requireSiteBuild } from './site-functions.ts';
 import { TABLE_STREAM_CONSUMER } from './streams.ts';
 import { createPostsTable, createSearchTable } from './table.ts';
 
 export interface CommunityPostsStackProps extends StackProps {
   settings: DeploySettings;
+  /** The site's build folder (infra/site.ts); default web/dist at the repository's root. */
+  siteAssets?: string;
 }
 
 /** Files a handler reads at run time, copied into its bundle: the docs page's Swagger UI assets. */
@@ -76,14 +80,15 @@ export const ACCESS_LOG_FIELDS = {
 } as const;
 
 /**
- * The environment of every API function: CORS, the feed's site, whether sign-up is closed, the
+ * The environment of every API function: CORS, the feed's site (when set; else the stack's own
+ * distribution, added once it exists), whether sign-up is closed, the
  * numbers of the abuse limits, and public reads with their shared-cache time, each under the
  * variable lib/config.ts reads.
  */
 function apiEnvironment(settings: DeploySettings): Record<string, string> {
   return {
     CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(','),
-    ...(settings.siteUrl ? { SITE_URL: settings.siteUrl } : {}),
+    ...(settings.siteUrl ? { [SITE_URL_VARIABLE]: settings.siteUrl } : {}),
     ...limitsEnvironment(settings),
     ...publicReadsEnvironment(settings),
   };
@@ -111,10 +116,14 @@ export class CommunityPostsStack extends Stack {
   readonly cursorSecret: Secret;
   /** The alarms, their topic and the dashboard (infra/monitoring.ts). */
   readonly monitoring: Monitoring;
+  /** The site's bucket and the distribution of the site and the API (infra/site.ts). */
+  readonly site: Site;
 
   constructor(scope: Construct, id: string, props: CommunityPostsStackProps) {
     super(scope, id, props);
     const { settings } = props;
+    // Before the functions' bundling: a missing site build stops the synth at once.
+    requireSiteBuild(props.siteAssets ?? DEFAULT_SITE_ASSETS);
 
     this.table = createPostsTable(this, 'Table');
     this.searchTable = createSearchTable(this, 'SearchTable');
@@ -256,6 +265,23 @@ export class CommunityPostsStack extends Stack {
     new CfnOutput(this, 'ApiUrl', {
       description: 'Base URL of the API',
       value: `${this.stage.url}${API_PREFIX.replace(/^\//, '')}`,
+    });
+    this.site = new Site(this, 'Site', {
+      api: this.api,
+      publicCacheSeconds: settings.publicCacheSeconds,
+      ...(props.siteAssets ? { assets: props.siteAssets } : {}),
+    });
+    // The feed links posts to the site: the siteUrl setting (a custom domain), else this
+    // distribution. No cycle: the distribution needs the API's id, not its functions or routes;
+    // each API function is then created once the distribution's domain is known.
+    if (!settings.siteUrl) {
+      for (const [handler, apiFunction] of this.functions) {
+        if (handler !== consumerSettings.handler) apiFunction.function.addEnvironment(SITE_URL_VARIABLE, this.site.url);
+      }
+    }
+    new CfnOutput(this, 'SiteUrl', {
+      description: 'The site, with the API under /api/ on the same host (clients that send a GET with a body keep using ApiUrl)',
+      value: this.site.url,
     });
     new CfnOutput(this, 'TableName', {
       description: 'The DynamoDB table (TABLE_NAME for `npm run admin -- --aws ...`)',

@@ -33,12 +33,15 @@ export function corsAllowedOrigins(): string[] {
   return raw.split(',').map((o) => o.trim()).filter(Boolean);
 }
 
+/** The variable of the frontend's address (siteUrl()). */
+export const SITE_URL_VARIABLE = 'SITE_URL';
+
 /**
  * The frontend's address (SITE_URL, e.g. https://example.com): the RSS feed links each post to
  * `<SITE_URL>/posts/<slug>`; unset, to the API's own detail URL. No trailing slash.
  */
 export function siteUrl(): string | undefined {
-  const value = env.SITE_URL?.trim().replace(/\/+$/, '');
+  const value = env[SITE_URL_VARIABLE]?.trim().replace(/\/+$/, '');
   return value || undefined;
 }
 

@@ -8,7 +8,7 @@ import { newTagsTotalWrites, newTagWrites, type TagRef } from '#lib/tags/tag.ts'
 import { atVersion } from './access.ts';
 import { counterWrites } from './counters.ts';
 import { postEntries } from './entries.ts';
-import { postStatsItem, postTextItem, type PostRecord } from './post.ts';
+import { postStatsItem, postTextItem, type PostRecord, type PostSummary } from './post.ts';
 import { postSummaryItem } from './summary.ts';
 
 // Every change of a post, from create to delete and each count in between, is one transaction
@@ -39,16 +39,21 @@ const modifiedStill = (modified: string) => ({ expression: '#modified = :modifie
  * The writes that take the post's items from `before` to `after` (null: not existing). The stats
  * item carries the version check of the whole change; a new slug is claimed by its text item.
  * `unchangedSince`: the write of the current text (its put, or its delete on a rename) also checks
- * that the stored post's `modified` is that value.
+ * that the stored post's `modified` is that value. `summary`: the summary of `after`'s text
+ * (summarize.ts), which a change that writes the text must bring.
  */
-export function postItemWrites(before: PostRecord | null, proposed: PostRecord | null, unchangedSince?: string): TxWrite[] {
+export function postItemWrites(before: PostRecord | null, proposed: PostRecord | null, unchangedSince?: string, summary?: PostSummary): TxWrite[] {
   const writes: TxWrite[] = [];
   const after = proposed && withTextVersion(before, proposed);
   const renamed = before && after && before.slug !== after.slug;
+  const summaryPut = (post: PostRecord): TxWrite => {
+    if (!summary) throw new Error(`A change that writes the text of post ${post.slug} must bring its summary.`);
+    return { write: tx.put(postSummaryItem(post, summary)) };
+  };
   if (after && (!before || renamed)) {
     writes.push(
       { write: tx.put(postTextItem(after), absent), onConditionFailed: () => new SlugTaken(after.slug) },
-      { write: tx.put(postSummaryItem(after)) },
+      summaryPut(after),
       { write: tx.put(postStatsItem(after)) },
     );
   }
@@ -63,7 +68,7 @@ export function postItemWrites(before: PostRecord | null, proposed: PostRecord |
   }
   if (before && after && !renamed) {
     if (after.text_version !== before.text_version || unchangedSince !== undefined) {
-      writes.push({ write: tx.put(postTextItem(after), unchangedSince === undefined ? undefined : modifiedStill(unchangedSince)) }, { write: tx.put(postSummaryItem(after)) });
+      writes.push({ write: tx.put(postTextItem(after), unchangedSince === undefined ? undefined : modifiedStill(unchangedSince)) }, summaryPut(after));
     }
     writes.push({ write: tx.put(postStatsItem(after), atVersion(before)) });
   }
@@ -92,6 +97,8 @@ export interface PostChange {
   with?: TxWrite[];
   /** An edit based on what a client read: the post's `modified` must still be this value. */
   unchangedSince?: string;
+  /** The summary of `after`'s text (summarize.ts): required when the change writes the text. */
+  summary?: PostSummary;
 }
 
 /**
@@ -99,16 +106,16 @@ export interface PostChange {
  * for 20 new ones) first creates its new tags on their own: a tag without posts is a state
  * POST /tags makes too, and the post's transaction then counts them like existing tags.
  */
-export async function commitPostChange({ before, after, createdTags = [], with: others = [], unchangedSince }: PostChange): Promise<void> {
+export async function commitPostChange({ before, after, createdTags = [], with: others = [], unchangedSince, summary }: PostChange): Promise<void> {
   const author = (after ?? before)!.author;
-  const items = [...others, ...postItemWrites(before, after, unchangedSince), ...feedRemovalWrites(before, after)];
+  const items = [...others, ...postItemWrites(before, after, unchangedSince, summary), ...feedRemovalWrites(before, after)];
   const writes = [...items, ...counterWrites(author, before, after, createdTags)];
   if (writes.length <= TRANSACTION_LIMIT || createdTags.length === 0) return transactWrite(writes);
   await transactWrite([...createdTags.flatMap((tag) => newTagWrites(tag, 0)), ...newTagsTotalWrites(createdTags)]);
   await transactWrite([...items, ...counterWrites(author, before, after, [])]);
 }
 
-/** Every item of a post as it stands: what a bulk load writes straight into the table (the bench). */
-export function postItems(post: PostRecord): Item[] {
-  return [postTextItem(post), postSummaryItem(post), postStatsItem(post), ...postEntries(post)];
+/** Every item of a post as it stands, with the summary of its text: what a bulk load writes straight into the table (the bench). */
+export function postItems(post: PostRecord, summary: PostSummary): Item[] {
+  return [postTextItem(post), postSummaryItem(post, summary), postStatsItem(post), ...postEntries(post)];
 }

@@ -9,6 +9,7 @@ import { resolveTags, tagKeys } from '#lib/tags/resolve.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
 import { commitPostChange } from './changes.ts';
+import { summaryOf } from './summarize.ts';
 import { parsePostInput, type PostInput } from './input.ts';
 import { POST_SLUG_WINDOW } from './limits.ts';
 import { newPost, type PostRecord } from './post.ts';
@@ -36,7 +37,7 @@ export function createPost(caller: Caller, input: PostInput, read: BatchResult):
     const slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current, tickets: contention.tickets });
     const tags = await resolveTags(input.tags ?? [], current);
     const post = newPost(caller, input, { slug, slugBase: base }, tags.tags, isoTimestamp());
-    await contention.claim(commitPostChange({ before: null, after: post, createdTags: tags.created, with: [tokenStillValid(caller)] }));
+    await contention.claim(commitPostChange({ before: null, after: post, createdTags: tags.created, with: [tokenStillValid(caller)], summary: summaryOf(post) }));
     return post;
   });
 }

@@ -1,6 +1,7 @@
 import { NotFound } from '#lib/errors.ts';
 import { withRetries } from '#lib/retry.ts';
 import { commitPostChange } from './changes.ts';
+import { summaryOf } from './summarize.ts';
 import { getPost } from './get.ts';
 import { postToChange, type PostRecord } from './post.ts';
 
@@ -21,7 +22,7 @@ export function setFeatured(slug: string, featured: boolean, options: { refuseDr
     if (before.is_featured === featured) return before;
     if (featured && options.refuseDrafts && !before.publish) throw new DraftNotFeatured(`The post "${slug}" is a draft: publish it before featuring it.`);
     const after = { ...before, is_featured: featured, version: before.version + 1 };
-    await commitPostChange({ before, after });
+    await commitPostChange({ before, after, summary: summaryOf(after) });
     return after;
   });
 }

@@ -1,12 +1,13 @@
 import { batchGet } from '#lib/db/batch.ts';
 import { keys } from '#lib/db/keys.ts';
 import { postFromItems, type PostRecord } from './post.ts';
-import { listedPostFromRead, listedPostKeys, needsText, summaryOf, type PostView } from './summary.ts';
+import { listedPostFromRead, listedPostKeys, needsText, type PostView } from './summary.ts';
 
 // Posts read by slug for a page of a list, in the list's view: one BatchGetItem of their text (or
 // summary) and stats items, eventually consistent as the index their slugs came from. A post
 // written before summaries existed has no summary item: its text is read after (one more round
-// trip, for those posts only) and its summary computed from it.
+// trip, for those posts only) and its summary computed from it; the Markdown parser that takes is
+// loaded then, not when a list function starts.
 
 /** The posts under `slugs` in `view`; `withText`: slugs whose text a summary read also needs (a search's check of its words). */
 export async function readListedPosts(slugs: readonly string[], view: PostView, withText: ReadonlySet<string> = new Set()): Promise<Map<string, PostRecord | undefined>> {
@@ -20,19 +21,24 @@ export async function readListedPosts(slugs: readonly string[], view: PostView, 
   );
   const late: string[] = [];
   for (const slug of wanted) {
-    if (view === 'summary' && needsText(read, slug) && !withText.has(slug)) late.push(slug);
+    if (view === 'summary' && needsText(read, slug)) late.push(slug);
     else if (view === 'summary' && withText.has(slug)) posts.set(slug, summaryWithText(postFromItems(read.get(keys.post(slug)), read.get(keys.postStats(slug))), listedPostFromRead(read, slug, view)));
     else posts.set(slug, listedPostFromRead(read, slug, view));
   }
   if (late.length > 0) {
-    const texts = await batchGet(late.flatMap((slug) => [keys.post(slug), keys.postStats(slug)]), undefined, { consistent: false });
-    for (const slug of late) posts.set(slug, summaryWithText(postFromItems(texts.get(keys.post(slug)), texts.get(keys.postStats(slug))), undefined));
+    const [texts, { summaryOf }] = await Promise.all([
+      batchGet(late.flatMap((slug) => [keys.post(slug), keys.postStats(slug)]), undefined, { consistent: false }),
+      import('./summarize.ts'),
+    ]);
+    for (const slug of late) {
+      const post = postFromItems(texts.get(keys.post(slug)), texts.get(keys.postStats(slug)));
+      posts.set(slug, post && { ...post, summary: summaryOf(post) });
+    }
   }
   return posts;
 }
 
-/** A post read with its text, as a summary: the summary item's when it was read, else computed from the text. */
+/** A post read with its text and summary items, as a summary (its description kept, for a search's check of its words). */
 function summaryWithText(post: PostRecord | undefined, fromSummary: PostRecord | undefined): PostRecord | undefined {
-  if (!post) return undefined;
-  return { ...post, summary: fromSummary?.summary ?? summaryOf(post) };
+  return post && fromSummary?.summary ? { ...post, summary: fromSummary.summary } : undefined;
 }

@@ -1,11 +1,11 @@
 import type { BatchResult, Item } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { ValidationError } from '#lib/errors.ts';
-import { excerptOf, readingTimeMinutes } from './excerpt.ts';
 import { postFromItems, postTextItem, type PostRecord, type PostSummary } from './post.ts';
 
 // A post's summary item (`POST#<slug>` / `SUMMARY`): its text item without the description, with
-// the excerpt and reading time computed from it. Written with the text, in the same transaction
+// the excerpt and reading time computed from it (summarize.ts, which only the changes of a text
+// load: it carries the Markdown parser). Written with the text, in the same transaction
 // (changes.ts), so a list of summaries (`view=summary`) reads it and the stats, whose sizes do not
 // grow with the description: 20 summaries of 100,000-character posts cost what 20 of 1,000 do.
 
@@ -20,13 +20,9 @@ export function parseView(value: string | undefined): PostView {
   throw new ValidationError({ view: [`"${value}" is not a valid choice.`] });
 }
 
-export function summaryOf(post: Pick<PostRecord, 'description' | 'meta_description'>): PostSummary {
-  return { excerpt: excerptOf(post), reading_time_minutes: readingTimeMinutes(post.description) };
-}
-
-/** The summary item of a post: its text item less the description, plus the summary. */
-export function postSummaryItem(post: PostRecord): Item {
-  const item: Item = { ...postTextItem(post), ...keys.postSummary(post.slug), ...summaryOf(post) };
+/** The summary item of a post: its text item less the description, plus its summary (summarize.ts). */
+export function postSummaryItem(post: PostRecord, summary: PostSummary): Item {
+  const item: Item = { ...postTextItem(post), ...keys.postSummary(post.slug), ...summary };
   delete item.description;
   return item;
 }

@@ -12,6 +12,7 @@ import { isoTimestamp } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
 import { ownedPost } from './access.ts';
 import { commitPostChange } from './changes.ts';
+import { summaryOf } from './summarize.ts';
 import { parsePostInput, type PostInput } from './input.ts';
 import { POST_SLUG_WINDOW } from './limits.ts';
 import { postToChange, postKeys, type PostRecord } from './post.ts';
@@ -104,7 +105,14 @@ export function updatePost(caller: Caller, slug: string, { input, invalid, modif
     const tags = input.tags ? await resolveTags(input.tags, current) : undefined;
     const after = applyUpdate(before, input, rename, tags);
     await contention.claim(
-      commitPostChange({ before, after, createdTags: tags?.created ?? [], with: [tokenStillValid(caller)], ...(modified !== undefined ? { unchangedSince: modified } : {}) }),
+      commitPostChange({
+        before,
+        after,
+        createdTags: tags?.created ?? [],
+        with: [tokenStillValid(caller)],
+        summary: summaryOf(after),
+        ...(modified !== undefined ? { unchangedSince: modified } : {}),
+      }),
     );
     return after;
   });

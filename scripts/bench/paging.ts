@@ -5,6 +5,7 @@ import type { Item } from '#lib/db/batch.ts';
 import { awsRegion, dynamodbEndpoint, localCredentials, searchTableName, tableName } from '#lib/config.ts';
 import { createTableInput } from '#lib/db/table.ts';
 import { postItems } from '#lib/posts/changes.ts';
+import { summaryOf } from '#lib/posts/summarize.ts';
 import { newPost, postTextItem, type PostRecord } from '#lib/posts/post.ts';
 import { FRESH_MS } from '#lib/lists/search.ts';
 import { indexedPost, postingChange } from '#lib/search/postings.ts';
@@ -80,7 +81,7 @@ function* seedBatches(count: number, author: string, description: (i: number) =>
     const indexed = indexedPost(postTextItem(post));
     if (!indexed) throw new Error(`bench post ${i}: its text item is not a post the search index knows`);
     for (const [table, items] of [
-      [tableName(), postItems(post)],
+      [tableName(), postItems(post, summaryOf(post))],
       [searchTableName(), postingChange(undefined, indexed).puts],
     ] as const) {
       for (const item of items) {

@@ -1,4 +1,4 @@
-import { CreateTableCommand, DescribeTableCommand, UpdateTableCommand, UpdateTimeToLiveCommand, waitUntilTableExists, type TableDescription } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, type CreateTableCommandInput, UpdateTableCommand, UpdateTimeToLiveCommand, waitUntilTableExists, type TableDescription } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from '#lib/db/client.ts';
 import { searchTableOf } from '#lib/config.ts';
 import { createSearchTableInput, createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
@@ -13,6 +13,21 @@ async function describe(tableName: string): Promise<TableDescription | undefined
 }
 
 /**
+ * Creates a table and waits for it. A create that the SDK retried after a timeout (DynamoDB Local
+ * under load can take longer than the client's request timeout) finds the table its first attempt
+ * made: that is success too.
+ */
+async function create(input: CreateTableCommandInput): Promise<void> {
+  const client = dynamodb();
+  try {
+    await client.send(new CreateTableCommand(input));
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ResourceInUseException') throw error;
+  }
+  await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: input.TableName! });
+}
+
+/**
  * Creates the table from its single definition when it does not exist yet, and its search table
  * (the table's name and `-search`, as the local functions are told). Returns true if the table was
  * created. A table kept from before its definition had a stream (`.data/`) gets the stream; one
@@ -23,8 +38,7 @@ export async function ensureTable(tableName: string): Promise<boolean> {
   const client = dynamodb();
   const searchTable = searchTableOf(tableName);
   if (!(await describe(searchTable))) {
-    await client.send(new CreateTableCommand(createSearchTableInput(searchTable)));
-    await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: searchTable });
+    await create(createSearchTableInput(searchTable));
   }
   const existing = await describe(tableName);
   const input = createTableInput(tableName);
@@ -35,8 +49,7 @@ export async function ensureTable(tableName: string): Promise<boolean> {
     }
     return false;
   }
-  await client.send(new CreateTableCommand(input));
-  await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: tableName });
+  await create(input);
   await client.send(
     new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }),
   );

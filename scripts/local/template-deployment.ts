@@ -63,6 +63,10 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
   const tables = new Set(ofType('AWS::DynamoDB::Table').map(([id]) => id));
   const isSearchTable = (logicalId: string) => /^SearchTable[0-9A-F]{8}$/.test(logicalId);
   const secrets = new Set(ofType('AWS::SecretsManager::Secret').map(([id]) => id));
+  // The site's distribution exists only deployed: locally the server is the site, so a variable
+  // that names the distribution (SITE_URL, when no siteUrl is set) is left out, as from source.
+  const distributions = ofType('AWS::CloudFront::Distribution').map(([id]) => id);
+  const namesDistribution = (value: unknown) => distributions.some((id) => JSON.stringify(value).includes(JSON.stringify({ 'Fn::GetAtt': [id, 'DomainName'] })));
   // CloudFormation's intrinsic functions, as far as this template uses them.
   const resolve = (value: unknown): string => {
     if (typeof value === 'string') return value;
@@ -93,9 +97,16 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
     }
   }
 
+  // The API's functions only: those an integration or an event source mapping invokes. The stack
+  // has others that run at deploy time (the site's copy into its bucket, the bucket's emptying).
+  const invoked = new Set([
+    ...ofType('AWS::ApiGatewayV2::Integration').map(([, integration]) => integration.Properties.IntegrationUri?.['Fn::GetAtt']?.[0] as string),
+    ...ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) => mapping.Properties.FunctionName?.Ref as string),
+  ]);
   const functions = new Map<string, LocalFunction>();
   const functionByLogicalId = new Map<string, string>();
   for (const [id, resource] of ofType('AWS::Lambda::Function')) {
+    if (!invoked.has(id)) continue;
     // The construct ApiFunction 'PostsDetail' holds the function 'Function': PostsDetailFunction92C5D922.
     const name = id.replace(/Function[0-9A-F]{8}$/, '');
     const [file, exported] = String(resource.Properties.Handler).split('.') as [string, string];
@@ -103,7 +114,11 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
     functions.set(name, {
       name,
       code: { kind: 'bundle', directory: join(options.cdkOut, resource.Metadata['aws:asset:path']), file: `${file}.mjs`, export: exported },
-      environment: Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, resolveSecretReference(key, resolve(value))])),
+      environment: Object.fromEntries(
+        Object.entries(variables)
+          .filter(([, value]) => !namesDistribution(value))
+          .map(([key, value]) => [key, resolveSecretReference(key, resolve(value))]),
+      ),
       policy: statementsByRole.get(resource.Properties.Role['Fn::GetAtt'][0]) ?? [],
       memorySize: resource.Properties.MemorySize,
       timeoutSeconds: resource.Properties.Timeout,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchPut, type Item } from '#lib/db/batch.ts';
 import { postItems } from '#lib/posts/changes.ts';
+import { summaryOf } from '#lib/posts/summarize.ts';
 import { newPost, type PostRecord } from '#lib/posts/post.ts';
 import { LEADING_LIMIT } from '#lib/lists/search.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
@@ -44,6 +45,9 @@ const RANGE = 'rangeword';
 const IN_RANGE = [`${RANGE}`, `${RANGE}z`, `${RANGE}\uFA0E`, `${RANGE}\u{20000}x`];
 const OUT_OF_RANGE = 'rangewore';
 
+/** A post's items as a bulk load writes them, its summary with them. */
+const seededItems = (post: PostRecord): Item[] => postItems(post, summaryOf(post));
+
 function seededPost(i: number, micros: number): PostRecord {
   // Every post has at least 10 views; the TAIL posts have exactly 10, the fewest.
   const views = i % 40 === 0 ? 10 : 11 + (i % 29);
@@ -63,7 +67,7 @@ beforeAll(async () => {
   // Created a second apart, the newest an hour ago: none is among a search's fresh entries.
   const newest = nowMicros() - 3_600_000_000;
   const count = SITE + IN_RANGE.length + 1;
-  const items: Item[] = Array.from({ length: count }, (_, i) => postItems(seededPost(i, newest - (count - i) * 1_000_000))).flat();
+  const items: Item[] = Array.from({ length: count }, (_, i) => seededItems(seededPost(i, newest - (count - i) * 1_000_000))).flat();
   await batchPut(items);
   // The stream consumer indexes the seeded texts as it would any new post.
   await api.streams!.caughtUp(120_000);

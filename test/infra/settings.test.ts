@@ -9,6 +9,7 @@ import { CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError, throttleTo
 import { CommunityPostsStack } from '../../infra/stack.ts';
 import { loginFailureLimits, publicCacheSeconds, publicReads, signupAttemptLimit, signupClosedByDeployment } from '#lib/config.ts';
 import { API_PREFIX, ROUTES } from '#lib/routes.ts';
+import { isDeployTimeFunction, siteBuildFixture } from '../support/site-build.ts';
 
 // The deploy settings: cdk.json's context and `-c name=value` overrides (strings).
 
@@ -22,7 +23,8 @@ const settingsFrom = (context: Record<string, unknown>) => readSettings({ tryGet
 
 // An App writes its assembly to a temporary folder unless told where: one folder, removed after.
 const outdir = mkdtempSync(join(tmpdir(), 'community-posts-settings-'));
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+const siteAssets = siteBuildFixture();
+afterAll(() => [outdir, siteAssets].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 describe('deploy settings', () => {
   it('cdk.json runs the app with tsx and sets every setting to the built-in default', () => {
@@ -155,7 +157,7 @@ describe('deploy settings', () => {
       },
     });
     const settings = readSettings(app.node);
-    const stack = new CommunityPostsStack(app, settings.stackName, { settings });
+    const stack = new CommunityPostsStack(app, settings.stackName, { settings, siteAssets });
     const template = Template.fromStack(stack);
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: { AllowOrigins: ['https://a.example', 'https://b.example'] },
@@ -163,7 +165,7 @@ describe('deploy settings', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 },
     });
-    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    const functions = Object.entries(template.findResources('AWS::Lambda::Function')).flatMap(([id, fn]) => (isDeployTimeFunction(id) ? [] : [fn]));
     // One per handler of the route table, the fallback, and the table's stream consumer (no HTTP, no CORS).
     const handlers = new Set(ROUTES.map((route) => route.handler)).size;
     expect(functions).toHaveLength(handlers + 2);
@@ -336,7 +338,7 @@ describe('throttling in the template', () => {
       },
     });
     const settings = readSettings(app.node);
-    const stack = new CommunityPostsStack(app, settings.stackName, { settings });
+    const stack = new CommunityPostsStack(app, settings.stackName, { settings, siteAssets });
     const json = Template.fromStack(stack).toJSON() as {
       Resources: Record<string, { Type: string; Properties: Record<string, any>; DependsOn?: string[] }>;
       Outputs: Record<string, { Value: unknown; Description: string }>;
@@ -369,7 +371,7 @@ describe('throttling in the template', () => {
   it('refuses route throttling for a route the API does not have', () => {
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
     const settings: DeploySettings = { ...DEFAULT_SETTINGS, routeThrottling: { 'PATCH /api/v1/nowhere': { rateLimit: 1, burstLimit: 1 } } };
-    expect(() => new CommunityPostsStack(app, 'Stack', { settings })).toThrow(new SettingsError('Context "routeThrottling": the API has no route "PATCH /api/v1/nowhere".'));
+    expect(() => new CommunityPostsStack(app, 'Stack', { settings, siteAssets })).toThrow(new SettingsError('Context "routeThrottling": the API has no route "PATCH /api/v1/nowhere".'));
   });
 });
 
@@ -388,10 +390,10 @@ describe('siteUrl (the feed links posts to the frontend)', () => {
     }
   });
 
-  it('gives every API function SITE_URL when set, and none when not', () => {
+  it("gives every API function SITE_URL when set, and the stack's own distribution when not", () => {
     const environments = (settings: DeploySettings) => {
       const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
-      const stack = new CommunityPostsStack(app, 'Stack', { settings });
+      const stack = new CommunityPostsStack(app, 'Stack', { settings, siteAssets });
       const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, { Properties: { Environment?: { Variables?: Record<string, unknown> } } }>;
       // The API's functions: those given the CORS settings (not the stream consumer nor CDK's own helpers).
       const api = Object.values(functions).filter((fn) => fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined);
@@ -399,7 +401,9 @@ describe('siteUrl (the feed links posts to the frontend)', () => {
       return api.map((fn) => fn.Properties.Environment?.Variables?.SITE_URL);
     };
     expect(new Set(environments({ ...DEFAULT_SETTINGS, siteUrl: 'https://site.example' }))).toEqual(new Set(['https://site.example']));
-    expect(new Set(environments(DEFAULT_SETTINGS))).toEqual(new Set([undefined]));
+    const distribution = environments(DEFAULT_SETTINGS).map((value) => JSON.stringify(value));
+    expect(new Set(distribution).size).toBe(1);
+    expect(JSON.parse(distribution[0]!)).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution[0-9A-F]{8}$/), 'DomainName'] }]] });
   });
 });
 
@@ -407,7 +411,7 @@ describe('sign-up and the abuse limits (the functions\' environment)', () => {
   /** The environment of each API function (those given the CORS settings) in the template of `settings`. */
   const environments = (settings: DeploySettings) => {
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
-    const stack = new CommunityPostsStack(app, 'Stack', { settings });
+    const stack = new CommunityPostsStack(app, 'Stack', { settings, siteAssets });
     const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, { Properties: { Environment?: { Variables?: Record<string, string> } } }>;
     const api = Object.values(functions).flatMap((fn) => (fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined ? [fn.Properties.Environment.Variables] : []));
     expect(api.length).toBeGreaterThan(ROUTES.length / 2);
@@ -454,7 +458,7 @@ describe('sign-up and the abuse limits (the functions\' environment)', () => {
 describe('public reads and their shared-cache time (the functions\' environment)', () => {
   const environments = (settings: DeploySettings) => {
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
-    const stack = new CommunityPostsStack(app, 'Stack', { settings });
+    const stack = new CommunityPostsStack(app, 'Stack', { settings, siteAssets });
     const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, { Properties: { Environment?: { Variables?: Record<string, string> } } }>;
     const api = Object.values(functions).flatMap((fn) => (fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined ? [fn.Properties.Environment.Variables] : []));
     expect(api.length).toBe(new Set(ROUTES.map((route) => route.handler)).size + 1);

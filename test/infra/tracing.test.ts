@@ -10,6 +10,7 @@ import { DEFAULT_SETTINGS, readSettings, SettingsError } from '../../infra/setti
 import { TRACING_VARIABLE } from '#lib/config.ts';
 import { sourceDeployment } from '../../scripts/local/deployment.ts';
 import { templateDeployment } from '../../scripts/local/template-deployment.ts';
+import { isDeployTimeFunction, siteBuildFixture } from '../support/site-build.ts';
 
 // The tracing switch: `cdk deploy -c tracing=true` turns on X-Ray active tracing on every function,
 // with the X-Ray permissions CDK adds to its role and the variable that loads the Powertools Tracer
@@ -28,17 +29,20 @@ interface Synthesized {
 }
 
 const outdirs: string[] = [];
-afterAll(() => outdirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const siteAssets = siteBuildFixture();
+afterAll(() => [...outdirs, siteAssets].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 function synthesize(context: Record<string, unknown>): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'community-posts-tracing-'));
   outdirs.push(outdir);
-  const built = buildApp({ outdir, context: { ...CDK_JSON.context, ...context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true } });
+  const built = buildApp({ outdir, context: { ...CDK_JSON.context, ...context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true } }, { siteAssets });
   const template = built.app.synth().getStackArtifact(built.stack.artifactId).template as { Resources: Record<string, Resource> };
   return { built, outdir, resources: template.Resources };
 }
 
 const ofType = (s: Synthesized, type: string) => Object.entries(s.resources).filter(([, resource]) => resource.Type === type);
+/** The stack's own functions, without the ones CDK adds for the site's deployment. */
+const functionsOf = (s: Synthesized) => ofType(s, 'AWS::Lambda::Function').filter(([id]) => !isDeployTimeFunction(id));
 
 /** Every statement of the policies attached to a role, by the role's logical id. */
 function statementsOf(s: Synthesized, role: string): Statement[] {
@@ -97,7 +101,7 @@ describe('tracing off (the default)', () => {
   }, 120_000);
 
   it('leaves every function untraced: no TracingConfig, no X-Ray permission, no Tracer variable', () => {
-    const functions = ofType(off, 'AWS::Lambda::Function');
+    const functions = functionsOf(off);
     expect(functions.length).toBeGreaterThan(0);
     for (const [id, fn] of functions) {
       expect(fn.Properties.TracingConfig, id).toBeUndefined();
@@ -122,7 +126,7 @@ describe('tracing on (-c tracing=true)', () => {
   }, 120_000);
 
   it('traces every function actively, lets its role send traces, and switches the Tracer on', () => {
-    const functions = ofType(on, 'AWS::Lambda::Function');
+    const functions = functionsOf(on);
     expect(functions).toHaveLength(on.built.stack.functions.size);
     for (const [id, fn] of functions) {
       expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
@@ -135,7 +139,7 @@ describe('tracing on (-c tracing=true)', () => {
   it('changes nothing else of the functions: their other variables and their DynamoDB and log permissions', () => {
     const withoutXray = (s: Synthesized) =>
       Object.fromEntries(
-        ofType(s, 'AWS::Lambda::Function').map(([id, fn]) => {
+        functionsOf(s).map(([id, fn]) => {
           const variables = { ...(fn.Properties.Environment.Variables as Record<string, unknown>) };
           delete variables[TRACING_VARIABLE];
           const statements = statementsOf(s, fn.Properties.Role['Fn::GetAtt'][0] as string).filter((statement) => !xrayStatements([statement]).length);

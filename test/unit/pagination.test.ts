@@ -188,6 +188,14 @@ describe('nextPageUrl', () => {
     expect(url.searchParams.has('sort')).toBe(false);
   });
 
+  it("names the viewer's host the distribution passes on (x-viewer-host), a valid host only, never X-Forwarded-Host", () => {
+    const through = (headers: Record<string, string>) => new URL(nextPageUrl(eventFor({ 'x-forwarded-proto': 'https', ...headers }, 'abc.execute-api.eu-west-1.amazonaws.com'), {}, 1, 'C')).host;
+    expect(through({ 'x-viewer-host': 'd111111abcdef8.cloudfront.net', 'x-forwarded-host': 'evil.example' })).toBe('d111111abcdef8.cloudfront.net');
+    expect(through({ 'x-viewer-host': 'site.example:8443' })).toBe('site.example:8443');
+    for (const value of ['evil.example/x', 'a b', '', 'evil.example@x', 'x:y']) expect(through({ 'x-viewer-host': value }), value).toBe('abc.execute-api.eu-west-1.amazonaws.com');
+    expect(through({ 'x-forwarded-host': 'evil.example' })).toBe('abc.execute-api.eu-west-1.amazonaws.com');
+  });
+
   it('never names a host from a client header, and is http only when API Gateway says so', () => {
     const url = nextPageUrl(eventFor({ host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' }, '127.0.0.1:3000'), {}, 1, 'C');
     expect(new URL(url).origin).toBe('http://127.0.0.1:3000');

@@ -21,6 +21,19 @@ export function useTitle(subject: string | null): void {
   }, [subject]);
 }
 
+/** The page's meta description while it is shown (a post's own), else the site's. */
+export function useMetaDescription(text: string | null): void {
+  useEffect(() => {
+    const meta = document.querySelector<HTMLMetaElement>('meta[name="description"]');
+    if (!meta || text === null) return;
+    const site = meta.content;
+    meta.content = text;
+    return () => {
+      meta.content = site;
+    };
+  }, [text]);
+}
+
 export type Loaded<T> = { status: 'loading' } | Outcome<T> & { status: 'done' };
 
 /**

@@ -20,6 +20,13 @@ markdown.core.ruler.push('align-class', (state) => {
   }
 });
 
+// The page's one h1 is the post's title: the description's headings start at h2.
+markdown.core.ruler.push('heading-levels', (state) => {
+  for (const token of state.tokens) {
+    if (token.type === 'heading_open' || token.type === 'heading_close') token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + 1)}`;
+  }
+});
+
 // Chromium reports a CSP violation as soon as an event-handler or style attribute is parsed, even in
 // the inert document DOMPurify parses into (nothing runs, but the console fills with errors): raw
 // HTML has those attributes, and <style> elements, renamed before parsing; DOMPurify drops them.
@@ -34,7 +41,7 @@ markdown.core.ruler.push('defuse-raw-html', (state) => {
 });
 
 const ALLOWED_TAGS = [
-  'a', 'abbr', 'b', 'blockquote', 'br', 'code', 'dd', 'del', 'details', 'dl', 'dt', 'em', 'h1', 'h2', 'h3', 'h4',
+  'a', 'abbr', 'b', 'blockquote', 'br', 'code', 'dd', 'del', 'details', 'dl', 'dt', 'em', 'h2', 'h3', 'h4',
   'h5', 'h6', 'hr', 'i', 'img', 'ins', 'kbd', 'li', 'mark', 'ol', 'p', 'pre', 'q', 's', 'samp', 'small', 'span',
   'strong', 'sub', 'summary', 'sup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'u', 'ul',
 ];

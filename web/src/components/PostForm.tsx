@@ -25,9 +25,34 @@ interface Props {
   reload?: () => void;
 }
 
+const KEPT = 'community-posts.unsaved:';
+
+/**
+ * What was typed when the session ended on saving: the login comes back to this page, and the
+ * form starts from it again (this tab only, once).
+ */
+function takeKept(initial: PostFields): PostFields {
+  try {
+    const key = KEPT + location.pathname;
+    const kept = sessionStorage.getItem(key);
+    sessionStorage.removeItem(key);
+    return kept ? { ...initial, ...(JSON.parse(kept) as Partial<PostFields>) } : initial;
+  } catch {
+    return initial;
+  }
+}
+
+function keep(fields: PostFields): void {
+  try {
+    sessionStorage.setItem(KEPT + location.pathname, JSON.stringify(fields));
+  } catch {
+    // No storage: the text is lost with the session, as without this.
+  }
+}
+
 /** The form of a post (write and edit): labelled fields, "Preview", "Save", the API's errors. */
 export function PostForm({ initial, save, reload }: Props) {
-  const [fields, setFields] = useState<PostFields>(initial);
+  const [fields, setFields] = useState<PostFields>(() => takeKept(initial));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
@@ -40,6 +65,7 @@ export function PostForm({ initial, save, reload }: Props) {
     const result = await save(fields);
     setBusy(false);
     if (!result) return;
+    if (result.kind === 'unauthorized') keep(fields);
     setErrors(result.kind === 'invalid' ? result.fields : {});
     setFailure(result);
   };

@@ -19,10 +19,10 @@ export function SearchBox() {
   return (
     <form role="search" class="search" action="/" method="get" onSubmit={submit} noValidate>
       <label for="site-search" class="visually-hidden">
-          Search
-        </label>
-        <input id="site-search" name="q" type="text" autoComplete="off" value={text} onInput={(event) => setText(event.currentTarget.value)} />
-        <button type="submit">Search</button>
+        Search
+      </label>
+      <input id="site-search" name="q" type="text" autoComplete="off" value={text} onInput={(event) => setText(event.currentTarget.value)} />
+      <button type="submit">Search</button>
     </form>
   );
 }

@@ -7,7 +7,7 @@ import { Content } from '../components/Content.tsx';
 import { DateTime } from '../components/DateTime.tsx';
 import { loadRenderer, Markdown } from '../components/Markdown.tsx';
 import { Alert, describe } from '../components/Problem.tsx';
-import { useLoad, useSession, useTitle } from '../hooks.ts';
+import { useLoad, useMetaDescription, useSession, useTitle } from '../hooks.ts';
 import { here, loginFor, paths } from '../paths.ts';
 
 /** `/posts/<slug>`: one post, its votes and favorite, related posts; Edit and Delete for its author. */
@@ -23,6 +23,7 @@ export default function PostPage({ slug }: { slug: string }) {
 
 function PostView({ post }: { post: PostData }) {
   useTitle(post.title);
+  useMetaDescription(post.meta_description?.trim() || null);
   const { username } = useSession();
   const isAuthor = username === post.author;
   return (
@@ -79,6 +80,8 @@ function Reactions({ post }: { post: PostData }) {
   const [favorited, setFavorited] = useState(false);
   const [favorites, setFavorites] = useState(post.total_favorites);
   const [failure, setFailure] = useState<Failure | null>(null);
+  // Once the person has pressed a button, the state read on arrival is older than what they see.
+  const acted = useRef({ vote: false, favorite: false });
   const path = { params: { path: { slug: post.slug } } };
 
   useEffect(() => {
@@ -89,14 +92,14 @@ function Reactions({ post }: { post: PostData }) {
     }
     let current = true;
     outcome(() => api.GET('/posts/detail/{slug}/vote', path)).then((result) => {
-      if (current && result.ok) {
+      if (current && result.ok && !acted.current.vote) {
         setVote(result.data.vote ?? null);
         setLikes(result.data.rating_likes);
         setDislikes(result.data.rating_dislikes);
       }
     });
     outcome(() => api.GET('/posts/detail/{slug}/favorite', path)).then((result) => {
-      if (current && result.ok) {
+      if (current && result.ok && !acted.current.favorite) {
         setFavorited(result.data.favorited);
         setFavorites(result.data.total_favorites);
       }
@@ -114,6 +117,7 @@ function Reactions({ post }: { post: PostData }) {
 
   const press = async (wanted: 'up' | 'down') => {
     if (needAccount()) return;
+    acted.current.vote = true;
     setFailure(null);
     const before = { vote, likes, dislikes };
     const next: Vote = vote === wanted ? null : wanted;
@@ -138,6 +142,7 @@ function Reactions({ post }: { post: PostData }) {
 
   const toggleFavorite = async () => {
     if (needAccount()) return;
+    acted.current.favorite = true;
     setFailure(null);
     const before = { favorited, favorites };
     setFavorited(!favorited);

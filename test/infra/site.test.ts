@@ -1,0 +1,382 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type BuiltApp } from '../../infra/build.ts';
+import { API_CACHE_KEY_HEADERS, API_PATH_PATTERN, CACHEABLE_ERROR_CODES, HASHED_CACHE_CONTROL, PAGE_CACHE_CONTROL } from '../../infra/site.ts';
+import { APP_PAGE, BUILD_COMMAND, SiteBuildError, siteFiles, spaFallbackCode } from '../../infra/site-functions.ts';
+import { DEFAULT_SETTINGS } from '../../infra/settings.ts';
+import { CommunityPostsStack } from '../../infra/stack.ts';
+import { TABLE_STREAM_CONSUMER } from '../../infra/streams.ts';
+import { SITE_URL_VARIABLE } from '#lib/config.ts';
+import { VIEWER_HOST_HEADER } from '#lib/http/request.ts';
+import { API_PREFIX } from '#lib/routes.ts';
+import { SITE_SECURITY_HEADERS } from '#lib/site/headers.ts';
+import { isDeployTimeFunction, siteBuildFixture } from '../support/site-build.ts';
+
+// The site on the stack (infra/site.ts), read from the template `cdk synth` writes, with a small
+// stand-in for the site's build (test/support/site-build.ts). The CloudFront Functions' code is
+// taken from the template and run here on the events CloudFront would hand it.
+
+type Json = Record<string, any>;
+
+const CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
+
+let outdir: string;
+let siteAssets: string;
+let built: BuiltApp;
+let resources: Record<string, Json>;
+let outputs: Record<string, Json>;
+
+const logicalId = (element: unknown) => built.stack.resolve((element as CfnElement).logicalId) as string;
+const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+const only = (type: string) => {
+  const found = ofType(type);
+  expect(found, type).toHaveLength(1);
+  return found[0]!;
+};
+const config = () => only('AWS::CloudFront::Distribution')[1].Properties.DistributionConfig as Json;
+const apiBehavior = () => (config().CacheBehaviors as Json[]).find((behavior) => behavior.PathPattern === API_PATH_PATTERN)!;
+const originOf = (behavior: Json) => (config().Origins as Json[]).find((origin) => origin.Id === behavior.TargetOriginId)!;
+const viewerRequestFunction = (behavior: Json) => {
+  const associations = behavior.FunctionAssociations as Json[];
+  expect(associations).toHaveLength(1);
+  expect(associations[0]!.EventType).toBe('viewer-request');
+  return resources[associations[0]!.FunctionARN['Fn::GetAtt'][0] as string]!;
+};
+
+/** A CloudFront Function of the template, run as CloudFront runs it: `handler(event)` returns the request. */
+function runFunction(fn: Json): (request: Json) => Json {
+  expect(fn.Type).toBe('AWS::CloudFront::Function');
+  expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+  const handler = new Function(`${fn.Properties.FunctionCode as string}\nreturn handler;`)() as (event: Json) => Json;
+  return (request) => handler({ version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '192.0.2.1' }, request: structuredClone(request) });
+}
+
+const viewerRequest = (uri: string, headers: Record<string, string> = {}) => ({
+  method: 'GET',
+  uri,
+  querystring: {},
+  headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, { value }])),
+  cookies: {},
+});
+
+beforeAll(() => {
+  outdir = mkdtempSync(join(tmpdir(), 'community-posts-site-cdk-'));
+  siteAssets = siteBuildFixture();
+  built = buildApp({ outdir, context: { ...CONTEXT, 'aws:cdk:bundling-stacks': [] } }, { siteAssets });
+  // buildApp registers cdk-nag: this synth fails on any finding not fixed or acknowledged.
+  const template = built.app.synth().getStackArtifact(built.stack.artifactId).template as { Resources: Record<string, Json>; Outputs: Record<string, Json> };
+  resources = template.Resources;
+  outputs = template.Outputs;
+}, 120_000);
+
+afterAll(() => {
+  for (const dir of [outdir, siteAssets]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the bucket', () => {
+  it('is private, TLS only, encrypted, and emptied and removed with the stack (the build is remade from source)', () => {
+    const [id, bucket] = only('AWS::S3::Bucket');
+    expect(id).toBe(logicalId(built.stack.site.bucket.node.defaultChild));
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration).toEqual([{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }]);
+    expect(bucket.Properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
+    expect(bucket.Properties.WebsiteConfiguration).toBeUndefined();
+    expect(bucket.DeletionPolicy).toBe('Delete');
+    expect(ofType('Custom::S3AutoDeleteObjects')).toHaveLength(1);
+  });
+
+  it('lets only this distribution read it (origin access control), and refuses plain http', () => {
+    const [, policy] = only('AWS::S3::BucketPolicy');
+    const statements = policy.Properties.PolicyDocument.Statement as Json[];
+    const distributionId = logicalId(built.stack.site.distribution.node.defaultChild);
+    expect(statements.filter((statement) => statement.Effect === 'Allow' && JSON.stringify(statement.Principal).includes('"*"'))).toEqual([]);
+    expect(statements).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 's3:*',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
+    );
+    const reads = statements.filter((statement) => statement.Principal?.Service === 'cloudfront.amazonaws.com');
+    expect(reads).toHaveLength(1);
+    expect(reads[0]!.Action).toBe('s3:GetObject');
+    expect(JSON.stringify(reads[0]!.Condition)).toContain(distributionId);
+
+    const [oacId, oac] = only('AWS::CloudFront::OriginAccessControl');
+    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+    const origin = originOf(config().DefaultCacheBehavior);
+    expect(origin.DomainName).toEqual({ 'Fn::GetAtt': [only('AWS::S3::Bucket')[0], 'RegionalDomainName'] });
+    expect(origin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
+    expect(origin.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
+  });
+
+  it('receives the build: hashed files immutable for a year and never pruned, then the rest no-cache, pruned but for the hashed files', () => {
+    const deployments = ofType('Custom::CDKBucketDeployment');
+    expect(deployments).toHaveLength(2);
+    const hashed = deployments.find(([, d]) => d.Properties.Include)!;
+    const pages = deployments.find(([, d]) => !d.Properties.Include)!;
+    expect(hashed[1].Properties).toMatchObject({ Include: ['assets/*'], Exclude: ['*'], Prune: false, SystemMetadata: { 'cache-control': HASHED_CACHE_CONTROL } });
+    expect(pages[1].Properties).toMatchObject({ Exclude: ['assets/*'], Prune: true, SystemMetadata: { 'cache-control': PAGE_CACHE_CONTROL } });
+    expect(HASHED_CACHE_CONTROL).toBe('public, max-age=31536000, immutable');
+    expect(PAGE_CACHE_CONTROL).toBe('no-cache');
+    // index.html is replaced only once the chunks it names are there.
+    expect([pages[1].DependsOn].flat()).toContain(hashed[0]);
+    for (const [, deployment] of deployments) expect(deployment.Properties.DestinationBucketName).toEqual({ Ref: only('AWS::S3::Bucket')[0] });
+  });
+
+  it("lets CDK's copying function write the site bucket and read the assets bucket, nothing else of S3", () => {
+    const fn = ofType('AWS::Lambda::Function').find(([id]) => id.startsWith('CustomCDKBucketDeployment'))!;
+    const role = fn[1].Properties.Role['Fn::GetAtt'][0] as string;
+    const statements = ofType('AWS::IAM::Policy')
+      .filter(([, policy]) => policy.Properties.Roles.some((r: Json) => r.Ref === role))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Json[]);
+    const bucket = only('AWS::S3::Bucket')[0];
+    for (const statement of statements) {
+      const text = JSON.stringify(statement.Resource);
+      expect(text.includes(bucket) || text.includes('cdk-hnb659fds-assets-'), text).toBe(true);
+    }
+  });
+});
+
+describe('the distribution', () => {
+  it('serves the site by default: index.html at the root, https by redirect, compressed, HTTP/2 and HTTP/3', () => {
+    const distribution = config();
+    expect(distribution.DefaultRootObject).toBe('index.html');
+    expect(distribution.HttpVersion).toBe('http2and3');
+    const behavior = distribution.DefaultCacheBehavior;
+    expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+    expect(behavior.Compress).toBe(true);
+    expect(behavior.AllowedMethods).toEqual(['GET', 'HEAD']);
+    expect(behavior.ResponseHeadersPolicyId).toEqual({ Ref: logicalId(built.stack.site.headersPolicy.node.defaultChild) });
+    expect(viewerRequestFunction(behavior)).toBe(resources[logicalId(built.stack.site.spaFallback.node.defaultChild)]);
+    const cache = resources[behavior.CachePolicyId.Ref as string]!.Properties.CachePolicyConfig;
+    // Min TTL 0: index.html's no-cache is honoured; the hashed files keep their year.
+    expect(cache.MinTTL).toBe(0);
+    expect(cache.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({ EnableAcceptEncodingGzip: true, EnableAcceptEncodingBrotli: true });
+  });
+
+  it('has exactly two behaviours: the site, and /api/* to the HTTP API', () => {
+    expect(API_PATH_PATTERN).toBe('/api/*');
+    expect(API_PREFIX.startsWith('/api/')).toBe(true);
+    expect((config().CacheBehaviors as Json[]).map((behavior) => behavior.PathPattern)).toEqual([API_PATH_PATTERN]);
+    expect(config().Origins).toHaveLength(2);
+  });
+
+  it('sends /api/* to the API over https, every method, without caching a token answer for another caller', () => {
+    const behavior = apiBehavior();
+    const origin = originOf(behavior);
+    const apiId = logicalId(built.stack.api.node.defaultChild);
+    expect(origin.DomainName).toEqual({ 'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] });
+    expect(origin.CustomOriginConfig).toEqual({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+    expect(origin.OriginPath).toBeUndefined();
+    expect([...behavior.AllowedMethods].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+    expect(behavior.CachedMethods).toEqual(['GET', 'HEAD']);
+    expect(behavior.ViewerProtocolPolicy).toBe('https-only');
+    expect(behavior.Compress).toBe(true);
+    // Every viewer header but Host, which must stay API Gateway's own.
+    expect(behavior.OriginRequestPolicyId).toBe(OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId);
+    expect(behavior.OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac');
+
+    const cache = resources[behavior.CachePolicyId.Ref as string]!.Properties.CachePolicyConfig;
+    expect(cache.MinTTL).toBe(0);
+    expect(cache.DefaultTTL).toBe(0);
+    expect(cache.MaxTTL).toBeGreaterThanOrEqual(Number(CONTEXT.publicCacheSeconds));
+    const key = cache.ParametersInCacheKeyAndForwardedToOrigin;
+    expect(key.HeadersConfig.HeaderBehavior).toBe('whitelist');
+    expect([...key.HeadersConfig.Headers].sort()).toEqual(['Authorization', 'Origin', VIEWER_HOST_HEADER].sort());
+    expect([...API_CACHE_KEY_HEADERS]).toContain('Authorization');
+    expect(key.QueryStringsConfig).toEqual({ QueryStringBehavior: 'all' });
+    expect(key.CookiesConfig).toEqual({ CookieBehavior: 'none' });
+    expect(key.EnableAcceptEncodingGzip).toBe(true);
+    expect(key.EnableAcceptEncodingBrotli).toBe(true);
+  });
+
+  it('caches no error answer (TTL 0 for each code CloudFront would keep) and rewrites none: the API keeps its JSON errors', () => {
+    const responses = config().CustomErrorResponses as Json[];
+    expect(responses.map((response) => response.ErrorCode).sort((a, b) => a - b)).toEqual([...CACHEABLE_ERROR_CODES]);
+    expect(CACHEABLE_ERROR_CODES).toEqual(expect.arrayContaining([400, 403, 404, 405, 500, 502, 503, 504]));
+    for (const response of responses) expect(response).toEqual({ ErrorCode: response.ErrorCode, ErrorCachingMinTTL: 0 });
+  });
+
+  it('sends the security headers of lib/site/headers.ts with the site, overriding the origin', () => {
+    const policy = resources[config().DefaultCacheBehavior.ResponseHeadersPolicyId.Ref as string]!.Properties.ResponseHeadersPolicyConfig;
+    const security = policy.SecurityHeadersConfig;
+    for (const header of Object.values(security) as Json[]) expect(header.Override).toBe(true);
+    const hsts = security.StrictTransportSecurity;
+    const sent: Record<string, string> = {
+      'content-security-policy': security.ContentSecurityPolicy.ContentSecurityPolicy,
+      'strict-transport-security': `max-age=${hsts.AccessControlMaxAgeSec}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}${hsts.Preload ? '; preload' : ''}`,
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': security.FrameOptions.FrameOption,
+      'referrer-policy': security.ReferrerPolicy.ReferrerPolicy,
+    };
+    for (const header of policy.CustomHeadersConfig.Items as Json[]) {
+      expect(header.Override).toBe(true);
+      sent[header.Header.toLowerCase()] = header.Value;
+    }
+    expect(sent).toEqual(SITE_SECURITY_HEADERS);
+    expect(Object.keys(sent)).toEqual(expect.arrayContaining(['permissions-policy', 'cross-origin-opener-policy']));
+    expect(sent['content-security-policy']).not.toMatch(/unsafe-(inline|eval)/);
+  });
+
+  it("adds only HSTS and nosniff to the API's answers, where the API left them out", () => {
+    const policy = resources[apiBehavior().ResponseHeadersPolicyId.Ref as string]!.Properties.ResponseHeadersPolicyConfig;
+    expect(policy.CustomHeadersConfig).toBeUndefined();
+    expect(Object.keys(policy.SecurityHeadersConfig).sort()).toEqual(['ContentTypeOptions', 'StrictTransportSecurity']);
+    for (const header of Object.values(policy.SecurityHeadersConfig) as Json[]) expect(header.Override).toBe(false);
+    expect(policy.SecurityHeadersConfig.StrictTransportSecurity.AccessControlMaxAgeSec).toBe(Number(/max-age=(\d+)/.exec(SITE_SECURITY_HEADERS['strict-transport-security']!)![1]));
+  });
+
+  it('outputs SiteUrl, https on the distribution, beside ApiUrl', () => {
+    expect(outputs.SiteUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(built.stack.site.distribution.node.defaultChild), 'DomainName'] }]] });
+    expect(outputs.ApiUrl).toBeDefined();
+  });
+});
+
+describe('the SPA fallback (viewer request of the site)', () => {
+  const spa = () => runFunction(viewerRequestFunction(config().DefaultCacheBehavior));
+
+  it.each([
+    ['/', APP_PAGE],
+    ['/posts/x', APP_PAGE],
+    ['/posts/x/edit', APP_PAGE],
+    ['/users/john.doe', APP_PAGE],
+    ['/users/john.doe/favorites', APP_PAGE],
+    ['/tags', APP_PAGE],
+    ['/robots.txt.bak', APP_PAGE],
+    ['/assets', APP_PAGE],
+    ['/__proto__', APP_PAGE],
+    ['/constructor', APP_PAGE],
+    ['/index.html', '/index.html'],
+    ['/robots.txt', '/robots.txt'],
+    ['/favicon.svg', '/favicon.svg'],
+    ['/assets/app-123.js', '/assets/app-123.js'],
+    // A chunk of an older build: still a file path, S3 answers for it.
+    ['/assets/app-old.js', '/assets/app-old.js'],
+  ])('%s → %s', (uri, expected) => {
+    const request = viewerRequest(uri, { host: 'd111111abcdef8.cloudfront.net' });
+    const result = spa()(request);
+    expect(result.uri).toBe(expected);
+    expect(result.headers).toEqual(request.headers);
+  });
+
+  it("is written from the build's listing: the top-level files and everything under /assets/", () => {
+    expect(siteFiles(siteAssets)).toEqual(['/favicon.svg', '/index.html', '/robots.txt']);
+    expect(viewerRequestFunction(config().DefaultCacheBehavior).Properties.FunctionCode).toBe(spaFallbackCode(siteFiles(siteAssets), true));
+  });
+
+  it('knows files in other folders of the build one by one, and has no /assets/ rule without the folder', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'community-posts-site-other-'));
+    try {
+      writeFileSync(join(folder, 'index.html'), '<!doctype html>');
+      mkdirSync(join(folder, 'icons'));
+      writeFileSync(join(folder, 'icons', 'a.png'), '');
+      writeFileSync(join(folder, 'notes é.txt'), '');
+      const files = siteFiles(folder);
+      expect(files).toEqual(['/icons/a.png', '/index.html', '/notes é.txt']);
+      const handler = new Function(`${spaFallbackCode(files, false)}\nreturn handler;`)() as (event: Json) => Json;
+      const uri = (path: string) => (handler({ request: viewerRequest(path) }) as Json).uri as string;
+      expect(uri('/icons/a.png')).toBe('/icons/a.png');
+      expect(uri('/icons/b.png')).toBe(APP_PAGE);
+      expect(uri('/notes%20%C3%A9.txt')).toBe('/notes%20%C3%A9.txt');
+      expect(uri('/assets/app-123.js')).toBe(APP_PAGE);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the viewer host (viewer request of /api/*)', () => {
+  const viewerHost = () => runFunction(viewerRequestFunction(apiBehavior()));
+
+  it(`passes the viewer's Host on as ${VIEWER_HOST_HEADER}`, () => {
+    const result = viewerHost()(viewerRequest(`${API_PREFIX}/posts`, { host: 'd111111abcdef8.cloudfront.net', authorization: 'Token abc' }));
+    expect(result.headers[VIEWER_HOST_HEADER]).toEqual({ value: 'd111111abcdef8.cloudfront.net' });
+    expect(result.headers.authorization).toEqual({ value: 'Token abc' });
+    expect(result.uri).toBe(`${API_PREFIX}/posts`);
+  });
+
+  it('overwrites a value the client sent under that name, and never takes X-Forwarded-Host', () => {
+    const result = viewerHost()(
+      viewerRequest(`${API_PREFIX}/posts`, { host: 'site.example', [VIEWER_HOST_HEADER]: 'evil.example', 'x-forwarded-host': 'evil.example' }),
+    );
+    expect(result.headers[VIEWER_HOST_HEADER]).toEqual({ value: 'site.example' });
+    const hostless = viewerHost()(viewerRequest(`${API_PREFIX}/posts`, { [VIEWER_HOST_HEADER]: 'evil.example' }));
+    expect(hostless.headers[VIEWER_HOST_HEADER]).toBeUndefined();
+  });
+});
+
+describe("the feed's site (SITE_URL)", () => {
+  it('is the distribution for every API function when no siteUrl is set; the stream consumer answers no one', () => {
+    for (const [handler, fn] of built.stack.functions) {
+      const variables = resources[logicalId(fn.function.node.defaultChild)]!.Properties.Environment.Variables as Json;
+      if (handler === TABLE_STREAM_CONSUMER.handler) expect(variables[SITE_URL_VARIABLE], handler).toBeUndefined();
+      else expect(variables[SITE_URL_VARIABLE], handler).toEqual(outputs.SiteUrl!.Value);
+    }
+  });
+
+  it('makes no dependency cycle: the distribution needs the API, not its functions', () => {
+    const references = (value: unknown, found = new Set<string>()): Set<string> => {
+      if (Array.isArray(value)) value.forEach((item) => references(item, found));
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value as Json)) {
+          if (key === 'Ref' && typeof inner === 'string' && inner in resources) found.add(inner);
+          else if (key === 'Fn::GetAtt' && Array.isArray(inner) && inner[0] in resources) found.add(inner[0] as string);
+          else references(inner, found);
+        }
+      }
+      return found;
+    };
+    const edges = new Map(Object.entries(resources).map(([id, resource]) => [id, new Set([...references(resource.Properties), ...[resource.DependsOn ?? []].flat()])]));
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (id: string, path: string[]): void => {
+      if (state.get(id) === 'done') return;
+      expect(state.get(id), `cycle: ${[...path, id].join(' -> ')}`).not.toBe('visiting');
+      state.set(id, 'visiting');
+      for (const next of edges.get(id) ?? []) visit(next, [...path, id]);
+      state.set(id, 'done');
+    };
+    for (const id of edges.keys()) visit(id, []);
+    const distribution = logicalId(built.stack.site.distribution.node.defaultChild);
+    expect(edges.get(distribution)).toContain(logicalId(built.stack.api.node.defaultChild));
+  });
+});
+
+describe('checks', () => {
+  it('passes cdk-nag AwsSolutions with every finding fixed or acknowledged', () => {
+    const report = new AwsSolutionsChecks(built.app).validateScope(built.app);
+    expect(report.violations).toEqual([]);
+  });
+
+  it('adds no function the local stack would run: CDK adds two deploy-time ones, no API Gateway route reaches them', () => {
+    const deployTime = ofType('AWS::Lambda::Function').filter(([id]) => isDeployTimeFunction(id));
+    expect(deployTime).toHaveLength(2);
+    const integrations = JSON.stringify(ofType('AWS::ApiGatewayV2::Integration'));
+    for (const [id] of deployTime) expect(integrations).not.toContain(id);
+  });
+
+  it(`stops the synth with the command to run when the build is missing (${BUILD_COMMAND})`, () => {
+    const empty = mkdtempSync(join(tmpdir(), 'community-posts-site-empty-'));
+    try {
+      const build = () => {
+        const app = new App({ outdir: join(outdir, 'missing'), context: { 'aws:cdk:bundling-stacks': [] } });
+        return new CommunityPostsStack(app, 'Stack', { settings: DEFAULT_SETTINGS, siteAssets: empty });
+      };
+      expect(build).toThrow(SiteBuildError);
+      expect(build).toThrow(/npm run build:web/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
