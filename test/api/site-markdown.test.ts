@@ -163,7 +163,7 @@ describe.skipIf(!HAVE_CHROMIUM)('hostile Markdown never runs', () => {
           await field(form, 'Title').fill('Preview of hostile Markdown');
           await field(form, 'Description').fill(ALL_HOSTILE_MARKDOWN);
           await button(form, 'Preview').click();
-          await form.locator('h3', { hasText: 'mutation xss' }).waitFor();
+          await form.getByRole('heading', { name: 'mutation xss', exact: true }).waitFor();
           await settle(s.page);
           expect(await dangers(s.page)).toEqual([]);
         }, bypassCSP));
