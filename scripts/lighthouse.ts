@@ -86,6 +86,8 @@ const METRICS = [
 interface Run {
   scores: Record<(typeof CATEGORIES)[number], number>;
   metrics: Record<(typeof METRICS)[number][1], number>;
+  /** The audits of the three other categories that did not pass, by id. */
+  failed: string[];
   /** Scripts the load fetched: their URL and transfer size (bytes on the wire). */
   scripts: { url: string; transferSize: number }[];
 }
@@ -99,7 +101,10 @@ async function measure(url: string, port: number): Promise<Run> {
   const items = ((lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? []);
   const scripts = items.filter((item) => item.resourceType === 'Script').map((item) => ({ url: item.url, transferSize: item.transferSize ?? 0 }));
   const metrics = Object.fromEntries(METRICS.map(([audit, short]) => [short, lhr.audits[audit]?.numericValue ?? NaN])) as Run['metrics'];
-  return { scores, metrics, scripts };
+  const failed = CATEGORIES.slice(1).flatMap((name) =>
+    (lhr.categories[name]?.auditRefs ?? []).filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1).map((ref) => `${name}: ${ref.id}`),
+  );
+  return { scores, metrics, scripts, failed };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -135,6 +140,8 @@ async function main(): Promise<void> {
       console.log(`  performance    ${performance} (median of ${runs.map((run) => run.scores.performance).join(', ')})`);
       for (const name of CATEGORIES.slice(1)) console.log(`  ${name.padEnd(15)}${lowest(name)} (runs: ${runs.map((run) => run.scores[name]).join(', ')})`);
       const metric = (short: (typeof METRICS)[number][1]) => median(runs.map((run) => run.metrics[short]));
+      const failed = [...new Set(runs.flatMap((run) => run.failed))];
+      if (failed.length > 0) console.log(`  failed audits: ${failed.join(', ')}`);
       console.log(`  medians: ${METRICS.map(([, short]) => (short === 'CLS' ? `CLS ${metric(short).toFixed(3)}` : `${short} ${Math.round(metric(short))} ms`)).join(', ')}`);
     }
 
