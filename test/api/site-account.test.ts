@@ -35,7 +35,7 @@ import {
 const PASSWORD = 'correct horse battery';
 
 describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', () => {
-  const site = useSite({ users: ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'] });
+  const site = useSite({ users: ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'kate'] });
   const mark = unique('').toLowerCase();
   const w = { published: { slug: '', title: '' }, draft: { slug: '', title: '' }, voted: { slug: '', title: '' } };
 
@@ -362,6 +362,22 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         await atPath(s, /^\/posts\/keyboard-post-/);
         await oneH1(s.page, title);
         expect((await grace.api.get(`/posts/detail/${s.path().slice('/posts/'.length)}`)).body.publish).toBe(true);
+      }));
+
+    it('logs out every tab when one tab logs out', () =>
+      withPage(async (s) => {
+        const { kate } = site.api.users;
+        await logIn(s, kate);
+        // A second tab of the same browser: the login is shared.
+        const other = await s.context.newPage();
+        other.on('pageerror', (error) => s.problems.errors.push(`other tab: ${error.message}`));
+        await other.goto(s.url('/me/posts'));
+        await link(mainNav(other), kate.username).waitFor();
+        await button(mainNav(s.page), 'Log out').click();
+        await link(mainNav(s.page), 'Log in').waitFor();
+        // The other tab follows without being touched.
+        await link(mainNav(other), 'Log in').waitFor({ timeout: 5_000 });
+        expect(await link(mainNav(other), kate.username).count()).toBe(0);
       }));
 
     it('says when to try again after too many failed logins (429, from Retry-After)', () =>
