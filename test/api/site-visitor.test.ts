@@ -242,6 +242,20 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         for (const name of ['My posts', 'Settings']) await link(mainNav(s.page), name).waitFor();
       }));
 
+    it('signs up from the header\'s "Sign up" and comes back to the page', () =>
+      withPage(async (s) => {
+        const username = unique('reader');
+        await visit(s, `/users/${alice.username}`);
+        await link(mainNav(s.page), 'Sign up').click();
+        await atPath(s, /^\/signup(\?.*)?$/);
+        const form = main(s.page);
+        await field(form, 'Username').fill(username);
+        await field(form, 'Password').fill('a reader of tides 9');
+        await button(form, 'Sign up').click();
+        await link(mainNav(s.page), username).waitFor();
+        await atPath(s, `/users/${alice.username}`);
+      }));
+
     it('forgets a token that died elsewhere and shows the page as to a visitor', () =>
       withPage(async (s) => {
         const { dave } = site.api.users;
