@@ -5,14 +5,17 @@ import { join } from 'node:path';
 // Building the site (web/ into web/dist) and knowing when it must be rebuilt: `npm start` and the
 // test suites' global setup build it when web/dist is missing or older than a source of web/.
 
-/** The newest modification time of the files under `dir` (0 when there are none). */
-function newest(dir: string, skip: Set<string>): number {
-  let time = 0;
-  if (!existsSync(dir)) return time;
+/**
+ * The newest modification time under `dir`: its files', and its subfolders' (a file removed or
+ * renamed). Not `dir`'s own: web/ changes with every build, which swaps web/dist in.
+ */
+function newest(dir: string, skip: Set<string>, self = false): number {
+  if (!existsSync(dir)) return 0;
+  let time = self ? statSync(dir).mtimeMs : 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (skip.has(entry.name)) continue;
     const path = join(dir, entry.name);
-    time = Math.max(time, entry.isDirectory() ? newest(path, skip) : statSync(path).mtimeMs);
+    time = Math.max(time, entry.isDirectory() ? newest(path, skip, true) : statSync(path).mtimeMs);
   }
   return time;
 }

@@ -20,11 +20,12 @@ markdown.core.ruler.push('align-class', (state) => {
   }
 });
 
-// The page's one h1 is the post's title: the description's headings start at h2.
+// The page's one h1 is the post's title: the description's top heading level becomes h2, the
+// others keep their steps below it, so the page's outline has no gap.
 markdown.core.ruler.push('heading-levels', (state) => {
-  for (const token of state.tokens) {
-    if (token.type === 'heading_open' || token.type === 'heading_close') token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + 1)}`;
-  }
+  const headings = state.tokens.filter((token) => token.type === 'heading_open' || token.type === 'heading_close');
+  const top = Math.min(...headings.map((token) => Number(token.tag.slice(1))));
+  for (const token of headings) token.tag = `h${Math.min(6, Number(token.tag.slice(1)) - top + 2)}`;
 });
 
 // Chromium reports a CSP violation as soon as an event-handler or style attribute is parsed, even in

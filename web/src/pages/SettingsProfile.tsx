@@ -15,7 +15,8 @@ const FIELDS = [
   { name: 'twitter', label: 'Twitter' },
   { name: 'linkedin', label: 'LinkedIn' },
   { name: 'github', label: 'GitHub', type: 'url' },
-  { name: 'birth_date', label: 'Birth date', type: 'date' },
+  // A text field, not type=date: any value reaches the API, and its words say what is wrong.
+  { name: 'birth_date', label: 'Birth date', hint: 'As YYYY-MM-DD, for example 1990-04-01.' },
 ] as const;
 
 type Name = (typeof FIELDS)[number]['name'];
@@ -95,6 +96,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
           errors={errors}
           type={'type' in field ? field.type : 'text'}
           multiline={'multiline' in field}
+          {...('hint' in field ? { hint: field.hint } : {})}
         />
       ))}
       {(other.length > 0 || message) && (
