@@ -107,6 +107,18 @@ async function measure(url: string, port: number): Promise<Run> {
   return { scores, metrics, scripts, failed };
 }
 
+/** A run, taken again (twice at most) when Lighthouse fails to record it (NO_NAVSTART and the like): a failed recording says nothing about the page. */
+async function measureAgain(url: string, port: number): Promise<Run> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(url, port);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.log(`  (run not recorded, again: ${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function main(): Promise<void> {
@@ -132,7 +144,7 @@ async function main(): Promise<void> {
     let firstHomeScripts: Run['scripts'] = [];
     for (const page of pages) {
       const runs: Run[] = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await measure(page.url, chrome.port));
+      for (let i = 0; i < RUNS; i++) runs.push(await measureAgain(page.url, chrome.port));
       if (page.name === 'home page') firstHomeScripts = runs[0]?.scripts ?? [];
       const performance = median(runs.map((run) => run.scores.performance));
       const lowest = (name: (typeof CATEGORIES)[number]) => Math.min(...runs.map((run) => run.scores[name]));
