@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Failure, FieldErrors } from '../api/client.ts';
 import { Field, otherErrors } from './Field.tsx';
-import { describe } from './Problem.tsx';
+import { FormAlert } from './Problem.tsx';
 
 interface Props {
   action: 'Log in' | 'Sign up';
@@ -27,7 +27,6 @@ export function AccountForm({ action, send }: Props) {
     setFailure(result);
   };
   const other = otherErrors(errors, ['username', 'password']);
-  const message = failure && (failure.kind !== 'invalid' ? describe(failure) : failure.message);
 
   return (
     <form
@@ -48,19 +47,7 @@ export function AccountForm({ action, send }: Props) {
         errors={errors}
         autoComplete={action === 'Sign up' ? 'new-password' : 'current-password'}
       />
-      {(other.length > 0 || message) && (
-        <div class="alert" role="alert">
-          {other.map((text) => (
-            <p key={text}>{text}</p>
-          ))}
-          {message && <p>{message}</p>}
-          {failure?.kind === 'unavailable' && (
-            <button type="button" onClick={() => void submit()}>
-              Retry
-            </button>
-          )}
-        </div>
-      )}
+      <FormAlert messages={other} failure={failure} onRetry={() => void submit()} />
       <div class="actions">
         <button type="submit" disabled={busy}>
           {action}

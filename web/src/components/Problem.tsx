@@ -41,3 +41,26 @@ export function Alert({ children }: { children: preact.ComponentChildren }) {
     </div>
   );
 }
+
+/**
+ * What a form's submission got wrong beyond its fields, in one role="alert": the API's messages
+ * for no field of the form (`detail`, `non_field_errors`, ...) and the failure's words; "Retry"
+ * when trying again may help (no network, a 5xx). Nothing when there is nothing to say.
+ */
+export function FormAlert({ messages, failure, onRetry }: { messages: readonly string[]; failure: Failure | null; onRetry: () => void }) {
+  const message = failure && (failure.kind !== 'invalid' ? describe(failure) : failure.message);
+  if (messages.length === 0 && !message) return null;
+  return (
+    <div class="alert" role="alert">
+      {messages.map((text) => (
+        <p key={text}>{text}</p>
+      ))}
+      {message && <p>{message}</p>}
+      {failure?.kind === 'unavailable' && (
+        <button type="button" onClick={onRetry}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, outcome, type Failure, type FieldErrors } from '../api/client.ts';
 import { Field, otherErrors } from '../components/Field.tsx';
 import { RequireAccount } from '../components/Gates.tsx';
-import { describe } from '../components/Problem.tsx';
+import { FormAlert } from '../components/Problem.tsx';
 import { SettingsTabs } from '../components/SettingsTabs.tsx';
 import { useSession, useTitle } from '../hooks.ts';
 
@@ -49,7 +49,6 @@ function PasswordForm() {
     setFailure(result.failure);
   };
   const other = otherErrors(errors, ['old_password', 'new_password']);
-  const message = failure && (failure.kind !== 'invalid' ? describe(failure) : failure.message);
 
   return (
     <form
@@ -62,19 +61,7 @@ function PasswordForm() {
     >
       <Field name="old_password" label="Current password" type="password" value={current} onInput={setCurrent} errors={errors} autoComplete="current-password" />
       <Field name="new_password" label="New password" type="password" value={next} onInput={setNext} errors={errors} autoComplete="new-password" />
-      {(other.length > 0 || message) && (
-        <div class="alert" role="alert">
-          {other.map((text) => (
-            <p key={text}>{text}</p>
-          ))}
-          {message && <p>{message}</p>}
-          {failure?.kind === 'unavailable' && (
-            <button type="button" onClick={() => void submit()}>
-              Retry
-            </button>
-          )}
-        </div>
-      )}
+      <FormAlert messages={other} failure={failure} onRetry={() => void submit()} />
       {done && (
         <p class="success" role="status">
           {done}

@@ -3,7 +3,7 @@ import { api, outcome, type Failure, type FieldErrors, type Profile } from '../a
 import { Content } from '../components/Content.tsx';
 import { Field, otherErrors } from '../components/Field.tsx';
 import { RequireAccount } from '../components/Gates.tsx';
-import { describe } from '../components/Problem.tsx';
+import { FormAlert } from '../components/Problem.tsx';
 import { SettingsTabs } from '../components/SettingsTabs.tsx';
 import { useLoad, useSession, useTitle } from '../hooks.ts';
 
@@ -75,7 +75,6 @@ function ProfileForm({ profile }: { profile: Profile }) {
     setFailure(result.failure);
   };
   const other = otherErrors(errors, FIELDS.map((f) => f.name));
-  const message = failure && (failure.kind !== 'invalid' ? describe(failure) : failure.message);
 
   return (
     <form
@@ -99,19 +98,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
           {...('hint' in field ? { hint: field.hint } : {})}
         />
       ))}
-      {(other.length > 0 || message) && (
-        <div class="alert" role="alert">
-          {other.map((text) => (
-            <p key={text}>{text}</p>
-          ))}
-          {message && <p>{message}</p>}
-          {failure?.kind === 'unavailable' && (
-            <button type="button" onClick={() => void submit()}>
-              Retry
-            </button>
-          )}
-        </div>
-      )}
+      <FormAlert messages={other} failure={failure} onRetry={() => void submit()} />
       {saved && (
         <p class="success" role="status">
           Your profile is saved.
