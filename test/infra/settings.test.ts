@@ -27,8 +27,8 @@ const siteAssets = siteBuildFixture();
 afterAll(() => [outdir, siteAssets].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 describe('deploy settings', () => {
-  it('cdk.json runs the app with tsx and sets every setting to the built-in default', () => {
-    expect(CDK_JSON.app).toBe('npx tsx infra/app.ts');
+  it('cdk.json builds the site when it is stale, runs the app with tsx and sets every setting to the built-in default', () => {
+    expect(CDK_JSON.app).toBe('npx tsx scripts/web/build.ts --if-stale && npx tsx infra/app.ts');
     for (const key of Object.values(CONTEXT_KEYS)) expect(CDK_JSON.context, key).toHaveProperty(key);
     expect(settingsFrom(CDK_JSON.context)).toEqual(DEFAULT_SETTINGS);
     expect(settingsFrom({})).toEqual(DEFAULT_SETTINGS);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Item } from '#lib/db/batch.ts';
 import type { TxWrite } from '#lib/db/transact.ts';
 import { postItemWrites } from '#lib/posts/changes.ts';
+import type { PostSummary } from '#lib/posts/post.ts';
 import { counterWrites } from '#lib/posts/counters.ts';
 import { postEntries } from '#lib/posts/entries.ts';
 import { POST_LIMITS } from '#lib/posts/limits.ts';
@@ -22,6 +23,7 @@ const LATER = '2026-03-01T10:00:00.000002+00:00';
 // Keys written out here rather than built with the library's helpers.
 const TEXT = 'POST#hello-world-2|POST';
 const STATS = 'POST#hello-world-2|STATS';
+const SUMMARY = 'POST#hello-world-2|SUMMARY';
 const entryKey = (list: string) => `ENTRY#${ID}|${list}`;
 const PUBLISHED_LISTS = ['MINE', 'AUTHORED', 'POSTS', 'TAGGED#go', 'TAGGED#rust'];
 
@@ -90,14 +92,20 @@ const deletes = (lists: string[]) => Object.fromEntries(lists.map((list) => [ent
 /** The record's entry for `list`, as postEntries builds it (its content is pinned in items.test.ts). */
 const entryOf = (record: PostRecord, list: string) => postEntries(record).find((entry) => entry.SK === list);
 
+/** A post's summary as a change brings it (the excerpt's rules are excerpt.test.ts's). */
+const SUMMARY_OF: PostSummary = { excerpt: 'The excerpt.', reading_time_minutes: 2 };
+
+/** postItemWrites with the summary that a change of the text brings. */
+const writesOf = (before: PostRecord | null, after: PostRecord | null, unchangedSince?: string): TxWrite[] => postItemWrites(before, after, unchangedSince, SUMMARY_OF);
+
 /** A state after `before` with these fields changed: one version later. */
 const next = (before: PostRecord, fields: Partial<PostRecord>): PostRecord => ({ ...before, ...fields, version: before.version + 1 });
 
 describe('postItemWrites: create', () => {
   it('puts the text only if the slug is free, the stats, and every entry of a published post', () => {
     const after = post({ version: 1, rating_likes: 0, rating_dislikes: 0, total_visitors: 0, total_favorites: 0 });
-    const writes = postItemWrites(null, after);
-    expect(summary(writes)).toEqual({ [TEXT]: 'put', [STATS]: 'put', ...puts(PUBLISHED_LISTS) });
+    const writes = writesOf(null, after);
+    expect(summary(writes)).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts(PUBLISHED_LISTS) });
     expect(conditionOf(writeOn(writes, TEXT))).toEqual({ ...NO_CONDITION, ...ABSENT });
     expect(itemOf(writes, TEXT)).toMatchObject({ PK: 'POST#hello-world-2', SK: 'POST', id: ID, title: 'Hello World', tags: ['Go', 'Rust'] });
     expect(itemOf(writes, TEXT)).not.toHaveProperty('version');
@@ -117,8 +125,8 @@ describe('postItemWrites: create', () => {
   });
 
   it('gives a draft only its MINE entry, and a published featured post its FEATURED one too', () => {
-    expect(summary(postItemWrites(null, post({ publish: false, is_featured: true })))).toEqual({ [TEXT]: 'put', [STATS]: 'put', ...puts(['MINE']) });
-    expect(summary(postItemWrites(null, post({ is_featured: true })))).toEqual({ [TEXT]: 'put', [STATS]: 'put', ...puts([...PUBLISHED_LISTS, 'FEATURED']) });
+    expect(summary(writesOf(null, post({ publish: false, is_featured: true })))).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts(['MINE']) });
+    expect(summary(writesOf(null, post({ is_featured: true })))).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts([...PUBLISHED_LISTS, 'FEATURED']) });
   });
 });
 
@@ -126,7 +134,7 @@ describe('postItemWrites: counts', () => {
   it('a first visit (total_visitors + 1) rewrites the stats at the version read and every entry (ViewsSK), never the text', () => {
     const before = post();
     const after = next(before, { total_visitors: 13 });
-    const writes = postItemWrites(before, after);
+    const writes = writesOf(before, after);
     expect(summary(writes)).toEqual({ [STATS]: 'put', ...puts(PUBLISHED_LISTS) });
     const stats = writeOn(writes, STATS);
     expect(conditionOf(stats)).toEqual(atVersion(4));
@@ -139,7 +147,7 @@ describe('postItemWrites: counts', () => {
 
   it('a like (rating_likes) rewrites the stats and every entry (VotesSK), never the text', () => {
     const before = post({ is_featured: true });
-    const writes = postItemWrites(before, next(before, { rating_likes: 4 }));
+    const writes = writesOf(before, next(before, { rating_likes: 4 }));
     expect(summary(writes)).toEqual({ [STATS]: 'put', ...puts([...PUBLISHED_LISTS, 'FEATURED']) });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(4));
     for (const list of [...PUBLISHED_LISTS, 'FEATURED']) expect(itemOf(writes, entryKey(list)).VotesSK, list).toBe(`000000000004#${CREATED}#${ID}`);
@@ -148,7 +156,7 @@ describe('postItemWrites: counts', () => {
   it('a count no list sorts by (total_favorites, rating_dislikes) rewrites only the stats, at the version read', () => {
     const before = post();
     for (const fields of [{ total_favorites: 3 }, { rating_dislikes: 2 }]) {
-      const writes = postItemWrites(before, next(before, fields));
+      const writes = writesOf(before, next(before, fields));
       expect(summary(writes), JSON.stringify(fields)).toEqual({ [STATS]: 'put' });
       expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(4));
       expect(itemOf(writes, STATS)).toMatchObject({ ...fields, version: 5 });
@@ -157,7 +165,7 @@ describe('postItemWrites: counts', () => {
 
   it("a visit to a draft rewrites its stats and its MINE entry only", () => {
     const before = post({ publish: false });
-    expect(summary(postItemWrites(before, next(before, { total_visitors: 13 })))).toEqual({ [STATS]: 'put', ...puts(['MINE']) });
+    expect(summary(writesOf(before, next(before, { total_visitors: 13 })))).toEqual({ [STATS]: 'put', ...puts(['MINE']) });
   });
 });
 
@@ -165,8 +173,8 @@ describe('postItemWrites: edits', () => {
   it('a description edit rewrites the text, the stats at the version read, and every entry (ActiveSK via modified)', () => {
     const before = post();
     const after = next(before, { description: 'Edited.', modified: LATER });
-    const writes = postItemWrites(before, after);
-    expect(summary(writes)).toEqual({ [TEXT]: 'put', [STATS]: 'put', ...puts(PUBLISHED_LISTS) });
+    const writes = writesOf(before, after);
+    expect(summary(writes)).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts(PUBLISHED_LISTS) });
     // Both items name the version the text was written at, so a reader can tell a torn pair.
     expect(itemOf(writes, TEXT)).toMatchObject({ PK: 'POST#hello-world-2', SK: 'POST', description: 'Edited.', modified: LATER, text_version: 5 });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(4));
@@ -179,20 +187,21 @@ describe('postItemWrites: edits', () => {
   it('an edit of the text alone (modified unchanged) rewrites text and stats but no entry', () => {
     // Not what an update does (it sets modified), but the entries hold nothing of the text.
     const before = post();
-    const writes = postItemWrites(before, next(before, { keywords: 'Other' }));
-    expect(summary(writes)).toEqual({ [TEXT]: 'put', [STATS]: 'put' });
+    const writes = writesOf(before, next(before, { keywords: 'Other' }));
+    expect(summary(writes)).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put' });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(4));
   });
 
   it('a rename deletes the old text and stats (the stats at the version read), claims the new slug, and re-puts the entries with it', () => {
     const before = post();
     const after = next(before, { title: 'Goodbye', slug: 'goodbye', slug_base: 'goodbye', modified: LATER });
-    const writes = postItemWrites(before, after);
+    const writes = writesOf(before, after);
     expect(summary(writes)).toEqual({
-      [TEXT]: 'delete',
+      [TEXT]: 'delete', [SUMMARY]: 'delete',
       [STATS]: 'delete',
       [FREED]: 'delete',
       'POST#goodbye|POST': 'put',
+      'POST#goodbye|SUMMARY': 'put',
       'POST#goodbye|STATS': 'put',
       ...puts(PUBLISHED_LISTS),
     });
@@ -216,23 +225,23 @@ describe('postItemWrites: edits', () => {
 
   it('a rename of a draft moves its text and stats and re-puts only its MINE entry', () => {
     const before = post({ publish: false });
-    const writes = postItemWrites(before, next(before, { slug: 'goodbye', slug_base: 'goodbye', modified: LATER }));
-    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [STATS]: 'delete', [FREED]: 'delete', 'POST#goodbye|POST': 'put', 'POST#goodbye|STATS': 'put', ...puts(['MINE']) });
+    const writes = writesOf(before, next(before, { slug: 'goodbye', slug_base: 'goodbye', modified: LATER }));
+    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [SUMMARY]: 'delete', [STATS]: 'delete', [FREED]: 'delete', 'POST#goodbye|POST': 'put', 'POST#goodbye|SUMMARY': 'put', 'POST#goodbye|STATS': 'put', ...puts(['MINE']) });
   });
 
   it('publishing puts the AUTHORED, POSTS and TAGGED entries, and FEATURED for a featured post', () => {
     const before = post({ publish: false, is_featured: true });
-    const writes = postItemWrites(before, next(before, { publish: true, modified: LATER }));
-    expect(summary(writes)).toEqual({ [TEXT]: 'put', [STATS]: 'put', ...puts([...PUBLISHED_LISTS, 'FEATURED']) });
+    const writes = writesOf(before, next(before, { publish: true, modified: LATER }));
+    expect(summary(writes)).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts([...PUBLISHED_LISTS, 'FEATURED']) });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(4));
     expect(itemOf(writes, entryKey('MINE'))).toMatchObject({ publish: true });
   });
 
   it('unpublishing deletes the AUTHORED, POSTS, TAGGED and FEATURED entries and keeps MINE (re-put as unpublished)', () => {
     const before = post({ is_featured: true });
-    const writes = postItemWrites(before, next(before, { publish: false, modified: LATER }));
+    const writes = writesOf(before, next(before, { publish: false, modified: LATER }));
     expect(summary(writes)).toEqual({
-      [TEXT]: 'put',
+      [TEXT]: 'put', [SUMMARY]: 'put',
       [STATS]: 'put',
       ...puts(['MINE']),
       ...deletes(['AUTHORED', 'POSTS', 'TAGGED#go', 'TAGGED#rust', 'FEATURED']),
@@ -244,9 +253,9 @@ describe('postItemWrites: edits', () => {
   it('a tag swap deletes the old TAGGED entry and puts the new one', () => {
     const before = post();
     const after = next(before, { tags: ['Rust', 'Zig Lang'], tag_slugs: ['rust', 'zig-lang'], modified: LATER });
-    const writes = postItemWrites(before, after);
+    const writes = writesOf(before, after);
     expect(summary(writes)).toEqual({
-      [TEXT]: 'put',
+      [TEXT]: 'put', [SUMMARY]: 'put',
       [STATS]: 'put',
       ...puts(['MINE', 'AUTHORED', 'POSTS', 'TAGGED#rust', 'TAGGED#zig-lang']),
       ...deletes(['TAGGED#go']),
@@ -257,37 +266,37 @@ describe('postItemWrites: edits', () => {
 
   it("a tag swap on a draft writes no TAGGED entry at all", () => {
     const before = post({ publish: false });
-    const writes = postItemWrites(before, next(before, { tags: ['Zig Lang'], tag_slugs: ['zig-lang'], modified: LATER }));
-    expect(summary(writes)).toEqual({ [TEXT]: 'put', [STATS]: 'put', ...puts(['MINE']) });
+    const writes = writesOf(before, next(before, { tags: ['Zig Lang'], tag_slugs: ['zig-lang'], modified: LATER }));
+    expect(summary(writes)).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts(['MINE']) });
   });
 
   it('featuring a published post puts its FEATURED entry; unfeaturing deletes it; a draft gets none', () => {
     const plain = post();
     const featured = next(plain, { is_featured: true });
     // is_featured is projected into every entry, so all of them are rewritten.
-    expect(summary(postItemWrites(plain, featured))).toEqual({ [TEXT]: 'put', [STATS]: 'put', ...puts([...PUBLISHED_LISTS, 'FEATURED']) });
-    expect(summary(postItemWrites(featured, next(featured, { is_featured: false })))).toEqual({
-      [TEXT]: 'put',
+    expect(summary(writesOf(plain, featured))).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts([...PUBLISHED_LISTS, 'FEATURED']) });
+    expect(summary(writesOf(featured, next(featured, { is_featured: false })))).toEqual({
+      [TEXT]: 'put', [SUMMARY]: 'put',
       [STATS]: 'put',
       ...puts(PUBLISHED_LISTS),
       ...deletes(['FEATURED']),
     });
     const draft = post({ publish: false });
-    expect(summary(postItemWrites(draft, next(draft, { is_featured: true })))).toEqual({ [TEXT]: 'put', [STATS]: 'put', ...puts(['MINE']) });
+    expect(summary(writesOf(draft, next(draft, { is_featured: true })))).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts(['MINE']) });
   });
 });
 
 describe('postItemWrites: delete', () => {
   it('deletes the text, the stats at the version read, and every entry, MINE included', () => {
-    const writes = postItemWrites(post({ is_featured: true }), null);
-    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [STATS]: 'delete', [FREED]: 'delete', ...deletes([...PUBLISHED_LISTS, 'FEATURED']) });
+    const writes = writesOf(post({ is_featured: true }), null);
+    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [SUMMARY]: 'delete', [STATS]: 'delete', [FREED]: 'delete', ...deletes([...PUBLISHED_LISTS, 'FEATURED']) });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(4));
     expect(writeOn(writes, TEXT)).toMatchObject({ Key: { PK: 'POST#hello-world-2', SK: 'POST' } });
   });
 
   it("deletes a draft's text, stats and MINE entry", () => {
-    const writes = postItemWrites(post({ publish: false, version: 9 }), null);
-    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [STATS]: 'delete', [FREED]: 'delete', ...deletes(['MINE']) });
+    const writes = writesOf(post({ publish: false, version: 9 }), null);
+    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [SUMMARY]: 'delete', [STATS]: 'delete', [FREED]: 'delete', ...deletes(['MINE']) });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(9));
   });
 });
@@ -305,7 +314,7 @@ describe('postItemWrites: every change is conditioned on what it read', () => {
     ['delete', null],
   ];
   it.each(changes)('%s', (_, after) => {
-    const conditioned = [...byKey(postItemWrites(before, after))].filter(([, { write }]) => write.ConditionExpression === CONDITION);
+    const conditioned = [...byKey(writesOf(before, after))].filter(([, { write }]) => write.ConditionExpression === CONDITION);
     expect(conditioned.map(([key]) => key)).toEqual([STATS]);
     expect(conditioned[0]![1].write.ExpressionAttributeValues).toEqual({ ':v': 11, ':id': ID });
   });
@@ -324,7 +333,7 @@ describe('postItemWrites: a reused slug', () => {
     ['delete', null],
   ];
   it.each(changes)("%s: the stats write's condition names the post's id as well as its version", (_, after) => {
-    const stats = writeOn(postItemWrites(before, after), STATS);
+    const stats = writeOn(writesOf(before, after), STATS);
     expect(stats.ConditionExpression).toMatch(/\bpost_id\b/);
     expect(Object.values(stats.ExpressionAttributeValues ?? {})).toContain(ID);
   });
@@ -344,7 +353,7 @@ const withTags = (refs: TagRef[], fields: Partial<PostRecord> = {}) => post({ ta
 /** What commitPostChange would send as one transaction. */
 const oneTransaction = (before: PostRecord | null, after: PostRecord | null, created: TagRef[], others: TxWrite[] = []) => [
   ...others,
-  ...postItemWrites(before, after),
+  ...writesOf(before, after),
   ...counterWrites((after ?? before)!.author, before, after, created),
 ];
 
