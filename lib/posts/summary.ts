@@ -1,7 +1,7 @@
 import type { BatchResult, Item } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
 import { ValidationError } from '#lib/errors.ts';
-import { postFromItems, postTextItem, type PostRecord, type PostSummary } from './post.ts';
+import { postFromItems, postFromRead, postKeys, postTextItem, type PostRecord, type PostSummary } from './post.ts';
 
 // A post's summary item (`POST#<slug>` / `SUMMARY`): its text item without the description, with
 // the excerpt and reading time computed from it (summarize.ts, which only the changes of a text
@@ -29,7 +29,7 @@ export function postSummaryItem(post: PostRecord, summary: PostSummary): Item {
 
 /** What a read of the post under `slug` for a list asks for in `view`: text or summary, and stats. */
 export function listedPostKeys(slug: string, view: PostView): Key[] {
-  return [view === 'summary' ? keys.postSummary(slug) : keys.post(slug), keys.postStats(slug)];
+  return view === 'summary' ? [keys.postSummary(slug), keys.postStats(slug)] : postKeys(slug);
 }
 
 /**
@@ -38,7 +38,7 @@ export function listedPostKeys(slug: string, view: PostView): Key[] {
  * summary view, when it has no summary item yet (a post written before summaries: `needsText`).
  */
 export function listedPostFromRead(read: BatchResult, slug: string, view: PostView): PostRecord | undefined {
-  if (view === 'full') return postFromItems(read.get(keys.post(slug)), read.get(keys.postStats(slug)));
+  if (view === 'full') return postFromRead(read, slug);
   const summary = read.get(keys.postSummary(slug));
   const post = summary && postFromItems({ ...summary, description: '' }, read.get(keys.postStats(slug)));
   if (!post) return undefined;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { Outcome } from './api/client.ts';
+import type { Failure, FieldErrors, Outcome } from './api/client.ts';
 import { session, type Session } from './api/session.ts';
 
 /** The session, re-rendering on login, logout, a refused token or another tab's change. */
@@ -57,4 +57,28 @@ export function useLoad<T>(load: () => Promise<Outcome<T>>, keys: unknown[]): { 
   }, [...keys, token, attempt]);
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   return { state, reload };
+}
+
+/** A form's submission: whether it is under way, and the field errors and failure of the last one. */
+export interface Submission {
+  busy: boolean;
+  errors: FieldErrors;
+  failure: Failure | null;
+  /** Sends the form (`send` answers its failure, or null on success); the field errors and failure follow its answer. */
+  run: (send: () => Promise<Failure | null>) => Promise<void>;
+}
+
+export function useSubmission(): Submission {
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const run = async (send: () => Promise<Failure | null>) => {
+    setBusy(true);
+    setFailure(null);
+    const result = await send();
+    setBusy(false);
+    setErrors(result?.kind === 'invalid' ? result.fields : {});
+    setFailure(result);
+  };
+  return { busy, errors, failure, run };
 }

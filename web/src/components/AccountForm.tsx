@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { Failure, FieldErrors } from '../api/client.ts';
+import type { Failure } from '../api/client.ts';
+import { useSubmission } from '../hooks.ts';
 import { Field, otherErrors } from './Field.tsx';
 import { FormAlert } from './Problem.tsx';
 
@@ -13,19 +14,9 @@ interface Props {
 export function AccountForm({ action, send }: Props) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, failure, run } = useSubmission();
 
-  const submit = async () => {
-    setBusy(true);
-    setFailure(null);
-    const result = await send(username, password);
-    setBusy(false);
-    if (!result) return;
-    setErrors(result.kind === 'invalid' ? result.fields : {});
-    setFailure(result);
-  };
+  const submit = () => run(() => send(username, password));
   const other = otherErrors(errors, ['username', 'password']);
 
   return (

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import { api, outcome, type Failure, type FieldErrors } from '../api/client.ts';
+import { api, outcome } from '../api/client.ts';
 import { Field, otherErrors } from '../components/Field.tsx';
 import { RequireAccount } from '../components/Gates.tsx';
 import { FormAlert } from '../components/Problem.tsx';
 import { SettingsTabs } from '../components/SettingsTabs.tsx';
-import { useSession, useTitle } from '../hooks.ts';
+import { useSession, useSubmission, useTitle } from '../hooks.ts';
 
 /** `/settings/password`: the caller changes their password (their other logins end). */
 export default function SettingsPassword() {
@@ -22,32 +22,24 @@ function PasswordForm() {
   const { username } = useSession();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<Failure | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, failure, run } = useSubmission();
 
-  const submit = async () => {
-    setBusy(true);
-    setFailure(null);
-    setDone(null);
-    const result = await outcome(() =>
-      api.POST('/users/detail/{username}/password', {
-        params: { path: { username: username ?? '' } },
-        body: { old_password: current, new_password: next },
-      }),
-    );
-    setBusy(false);
-    if (result.ok) {
-      setErrors({});
+  const submit = () =>
+    run(async () => {
+      setDone(null);
+      const result = await outcome(() =>
+        api.POST('/users/detail/{username}/password', {
+          params: { path: { username: username ?? '' } },
+          body: { old_password: current, new_password: next },
+        }),
+      );
+      if (!result.ok) return result.failure;
       setCurrent('');
       setNext('');
       setDone(`${result.data.detail} Your other logins have ended; this one stays.`);
-      return;
-    }
-    setErrors(result.failure.kind === 'invalid' ? result.failure.fields : {});
-    setFailure(result.failure);
-  };
+      return null;
+    });
   const other = otherErrors(errors, ['old_password', 'new_password']);
 
   return (

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, outcome, type Failure, type FieldErrors, type Profile } from '../api/client.ts';
+import { api, outcome, type Profile } from '../api/client.ts';
 import { Content } from '../components/Content.tsx';
 import { Field, otherErrors } from '../components/Field.tsx';
 import { RequireAccount } from '../components/Gates.tsx';
 import { FormAlert } from '../components/Problem.tsx';
 import { SettingsTabs } from '../components/SettingsTabs.tsx';
-import { useLoad, useSession, useTitle } from '../hooks.ts';
+import { useLoad, useSession, useSubmission, useTitle } from '../hooks.ts';
 
 const FIELDS = [
   { name: 'display_name', label: 'Display name' },
@@ -52,28 +52,20 @@ function valuesOf(profile: Profile): Values {
 
 function ProfileForm({ profile }: { profile: Profile }) {
   const [values, setValues] = useState<Values>(valuesOf(profile));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<Failure | null>(null);
   const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, failure, run } = useSubmission();
 
-  const submit = async () => {
-    setBusy(true);
-    setFailure(null);
-    setSaved(false);
-    // A blank birth date is no date (null); other blanks are stored as "" (allowed).
-    const body = { ...values, birth_date: values.birth_date.trim() === '' ? null : values.birth_date };
-    const result = await outcome(() => api.PUT('/users/detail/{username}', { params: { path: { username: profile.user } }, body }));
-    setBusy(false);
-    if (result.ok) {
-      setErrors({});
+  const submit = () =>
+    run(async () => {
+      setSaved(false);
+      // A blank birth date is no date (null); other blanks are stored as "" (allowed).
+      const body = { ...values, birth_date: values.birth_date.trim() === '' ? null : values.birth_date };
+      const result = await outcome(() => api.PUT('/users/detail/{username}', { params: { path: { username: profile.user } }, body }));
+      if (!result.ok) return result.failure;
       setValues(valuesOf(result.data));
       setSaved(true);
-      return;
-    }
-    setErrors(result.failure.kind === 'invalid' ? result.failure.fields : {});
-    setFailure(result.failure);
-  };
+      return null;
+    });
   const other = otherErrors(errors, FIELDS.map((f) => f.name));
 
   return (
