@@ -1,5 +1,5 @@
 import { batchGet, type Item } from '#lib/db/batch.ts';
-import { keys } from '#lib/db/keys.ts';
+import { keys, postLists } from '#lib/db/keys.ts';
 import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/db/query.ts';
 import { INDEXES } from '#lib/db/table.ts';
 import { pageOf, type Page, type PageRequest } from '#lib/pager.ts';
@@ -10,7 +10,7 @@ import type { PostView } from '#lib/posts/summary.ts';
 import type { Posting } from '#lib/search/postings.ts';
 import { matchesQuery, postWords } from '#lib/search/words.ts';
 import type { PostList, PostSort } from './post-lists.ts';
-import { membersByEntries, pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type LeadingEntries, type Ranked } from './ranking.ts';
+import { membersByEntries, pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type Candidate, type LeadingEntries, type Ranked } from './ranking.ts';
 
 // A page of a list with `q` (docs/api.md, endpoint 10's `q`). The posts come from the search
 // index (lib/search/find.ts), read in the first round trip with the token and, in the same round, the
@@ -79,16 +79,32 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   // the index, written well before, says their words.
   const freshIds = new Set(freshEntries.map((entry) => String(entry.post_id)));
 
-  /** Reads the posts not read yet (eventually consistent as the index) and keeps those that belong. */
-  const readPosts = async (wanted: readonly { id: string; slug: string }[]) => {
+  /** The posts of `candidates` as read at their slugs (eventually consistent as the index), by id: undefined where another post or none is there. */
+  const readAt = async (candidates: readonly Candidate[]) => {
+    const checked = new Set(candidates.filter(({ id }) => view === 'full' || freshIds.has(id)).map(({ slug }) => slug));
+    const result = await readListedPosts(candidates.map(({ slug }) => slug), view, checked);
+    return new Map(candidates.map(({ id, slug }) => [id, result.get(slug)?.id === id ? result.get(slug) : undefined]));
+  };
+  /** Reads the posts not read yet and keeps those that belong. */
+  const readPosts = async (wanted: readonly Candidate[]) => {
     const missing = wanted.filter(({ id }) => !read.has(id));
     if (missing.length === 0) return;
-    const checked = new Set(missing.filter(({ id }) => view === 'full' || freshIds.has(id)).map(({ slug }) => slug));
-    const result = await readListedPosts(missing.map(({ slug }) => slug), view, checked);
-    for (const { id, slug } of missing) {
-      const post = result.get(slug);
-      const belongs =
-        post !== undefined && post.id === id && list.holds(post) && (sort !== 'featured' || post.is_featured) && (!checked.has(slug) || matchesQuery(postWords(post), words));
+    const found = await readAt(missing);
+    // A posting names the slug its post had when the posting was written (a rename rewrites only
+    // the words it changed): a post renamed since is found through its `mine` entry.
+    const lost = missing.filter(({ id }) => found.get(id) === undefined);
+    if (lost.length > 0) {
+      const entries = await batchGet(lost.map(({ id }) => keys.postEntry(id, postLists.mine)), undefined, { consistent: false });
+      const moved = lost.flatMap(({ id, slug }) => {
+        const entry = entries.get(keys.postEntry(id, postLists.mine));
+        return entry && String(entry.slug) !== slug ? [{ id, slug: String(entry.slug) }] : [];
+      });
+      if (moved.length > 0) for (const [id, post] of await readAt(moved)) found.set(id, post);
+    }
+    for (const { id } of missing) {
+      const post = found.get(id);
+      const checked = view === 'full' || freshIds.has(id);
+      const belongs = post !== undefined && list.holds(post) && (sort !== 'featured' || post.is_featured) && (!checked || matchesQuery(postWords(post), words));
       read.set(id, belongs ? post : undefined);
     }
   };

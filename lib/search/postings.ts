@@ -8,10 +8,12 @@ import { postWords, type SearchableText } from './words.ts';
 
 // The posting entity: the search index, one item per (word, post), kept by the table's stream
 // consumer (indexing.ts) from the post's text item. A posting carries what a list needs to keep or
-// drop the post without reading it (the list fields of postings.LISTED) and `text_version`, the
-// version of the text it was written from: every write is conditioned on it, so that records of
-// one post handled in any order (a rename's insert and remove are two items, so two shards)
-// never put back what a newer text dropped.
+// drop the post without reading it (the list fields of postings.LISTED), the slug its items were
+// under when the posting was written (a hint: a rename writes no posting for the words it keeps)
+// and `text_version`, the version of the text it was written from: deletes are conditioned on it,
+// so that records of one post handled in any order (a rename's insert and remove are two items,
+// so two shards) never delete what a newer text wrote. A draft has one more posting, its draft
+// mark (DRAFT_MARK), so that publishing or unpublishing writes one item, not one per word.
 
 /**
  * Words are indexed by their first 64 characters (a sort key holds at most 1,024 bytes, and a text
@@ -27,18 +29,29 @@ export function indexedWord(word: string): string {
 }
 
 /**
- * The fields a posting copies: a change of one of them rewrites every posting of the post. Not the
- * tags nor the featured flag: a search tells a tag's list and the featured posts by their entries
- * (lib/lists/ranking.ts), so that retagging or featuring a post writes no posting.
+ * The fields a posting copies that never change for a post: a list keeps or drops a match by them
+ * before reading it. Not the tags nor the featured flag (a search tells a tag's list and the
+ * featured posts by their entries, lib/lists/ranking.ts), nor `publish` (the draft mark tells it).
  */
-const LISTED = ['slug', 'author', 'author_id', 'created', 'publish'] as const;
+const LISTED = ['author', 'author_id', 'created'] as const;
 
 /** What the index knows of a post: from its text item (a stream image), the list fields, the searched text and the version. */
-const INDEXED = ['id', ...LISTED, 'text_version', 'title', 'description', 'keywords', 'meta_description'] as const;
+const INDEXED = ['id', ...LISTED, 'slug', 'publish', 'text_version', 'title', 'description', 'keywords', 'meta_description'] as const;
 export type IndexedPost = Pick<PostText, (typeof INDEXED)[number]>;
 
-/** A posting as a list reads it. */
-export type Posting = Pick<IndexedPost, (typeof LISTED)[number] | 'text_version'> & { post_id: string };
+/**
+ * A posting as a list reads it: `slug` is where the post's items were when the posting was
+ * written (read there first, and found through the post's `mine` entry when it moved since);
+ * `publish` is false when the post has a draft mark (findPostings reads the marks beside the words).
+ */
+export type Posting = Pick<IndexedPost, (typeof LISTED)[number] | 'slug' | 'publish' | 'text_version'> & { post_id: string };
+
+/**
+ * The draft mark: an indexed term of every draft, which no word can be (words are letters and
+ * digits), in a partition of its own (`WORD##`). Its postings are the site's drafts, read with a
+ * search's words to keep drafts out of the lists that show published posts only.
+ */
+export const DRAFT_MARK = '#draft';
 
 /** The post a text item image holds, or undefined for an image that is not one. */
 export function indexedPost(image: Item | undefined): IndexedPost | undefined {
@@ -52,24 +65,32 @@ export function indexedWords(post: SearchableText): Set<string> {
   return new Set([...postWords(post)].map(indexedWord));
 }
 
+/** Everything a post has a posting for: its indexed words, and the draft mark while it is a draft. */
+export function indexedTerms(post: IndexedPost): Set<string> {
+  const terms = indexedWords(post);
+  if (!post.publish) terms.add(DRAFT_MARK);
+  return terms;
+}
+
 function postingItem(post: IndexedPost, word: string): Item {
   return {
     ...keys.posting(word, post.id),
     post_id: post.id,
+    slug: post.slug,
     ...Object.fromEntries(LISTED.map((name) => [name, post[name]])),
     text_version: post.text_version,
   };
 }
 
-/** A posting read back from the index. */
-export function postingFromItem(item: Item): Posting {
+/** A posting read back from the index; `drafts`: the ids of the posts with a draft mark. */
+export function postingFromItem(item: Item, drafts: ReadonlySet<string>): Posting {
   return {
     post_id: String(item.post_id),
     slug: String(item.slug),
     author: String(item.author),
     author_id: Number(item.author_id),
     created: String(item.created),
-    publish: item.publish === true,
+    publish: !drafts.has(String(item.post_id)),
     text_version: Number(item.text_version ?? 0),
   };
 }
@@ -77,19 +98,30 @@ export function postingFromItem(item: Item): Posting {
 /** The writes that take the index from a post's text `before` to `after` (either may be absent). */
 export interface PostingChange {
   puts: Item[];
-  /** The text the puts come from and their words (undefined without puts). */
+  /** The text the puts come from and their terms (undefined without puts). */
   written?: { post: IndexedPost; words: string[] };
-  /** A text removed with no text after it under its key: a deletion, or the old slug of a rename. */
+  /**
+   * A text removed with no text after it under its key: a deletion, or the old slug of a rename
+   * (whose new text, under the new slug, writes nothing itself: this removal brings the postings
+   * from the old text to the current one).
+   */
   removed?: IndexedPost;
   /** Postings to delete if they were written before version `below`. */
   deletes: { key: Key; below: number }[];
 }
 
 /**
- * What a change of a text item does to the index. A new text writes the postings of the words it
- * added (all of them when a listed field changed, so that every posting says the same) and deletes
- * those of the words it dropped; a removed text (a deletion, or the old slug of a rename) deletes
- * its postings that are not newer than it.
+ * A text under a slug where no text was: a create (text version 1), or the new slug of a rename (a
+ * later version: the post's postings exist, and the old slug's removal brings them to this text).
+ */
+const isMoved = (before: IndexedPost | undefined, after: IndexedPost) => before === undefined && after.text_version > 1;
+
+/**
+ * What a change of a text item does to the index. A new text writes the postings of the terms it
+ * added and deletes those of the terms it dropped (all of them for a create; none for the new slug
+ * of a rename, whose old slug's removal does it); a removed text (a deletion, or the old slug of a
+ * rename) deletes its postings that are not newer than it. The slug a posting names is not
+ * rewritten when only the slug changed, nor are postings for a publish (the draft mark comes or goes).
  */
 export function postingChange(before: IndexedPost | undefined, after: IndexedPost | undefined): PostingChange {
   if (before && after && before.id !== after.id) {
@@ -97,11 +129,11 @@ export function postingChange(before: IndexedPost | undefined, after: IndexedPos
     const removal = postingChange(before, undefined);
     return { ...postingChange(undefined, after), deletes: removal.deletes };
   }
-  const old = before ? indexedWords(before) : new Set<string>();
+  const old = before ? indexedTerms(before) : new Set<string>();
   if (!after) return { puts: [], deletes: [...old].map((word) => ({ key: keys.posting(word, before!.id), below: before!.text_version + 1 })), removed: before! };
-  const now = indexedWords(after);
-  const rewriteAll = !before || LISTED.some((name) => JSON.stringify(before[name]) !== JSON.stringify(after[name]));
-  const words = [...now].filter((word) => rewriteAll || !old.has(word));
+  if (isMoved(before, after)) return { puts: [], deletes: [] };
+  const now = indexedTerms(after);
+  const words = [...now].filter((word) => !old.has(word));
   return {
     puts: words.map((word) => postingItem(after, word)),
     ...(words.length > 0 ? { written: { post: after, words } } : {}),
@@ -176,7 +208,7 @@ async function repairPuts({ post, words }: Written): Promise<Written | undefined
   const found = await currentText(post.id);
   if (found === undefined) throw new Error(`The text of post ${post.id} moved while it was read: the record is retried`);
   const current = found === 'gone' ? undefined : found;
-  const now = current ? indexedWords(current) : new Set<string>();
+  const now = current ? indexedTerms(current) : new Set<string>();
   const kept = words.filter((word) => now.has(word));
   await Promise.all([
     batchPut(
@@ -191,19 +223,27 @@ async function repairPuts({ post, words }: Written): Promise<Written | undefined
 }
 
 /**
- * The deletes of a removed text, as the post now stands (its `mine` entry, read consistently, is
- * there exactly as long as the post): a post deleted for good has every posting deleted in
- * batches, unconditioned (its id is never used again, and a late put of it is repaired as any
- * other); a post renamed away from this slug keeps the words its current text has, so only the
- * others are deleted, conditioned as usual. A rename then costs the words it changed, not two
- * writes a word.
+ * A removed text's writes, as the post now stands (its `mine` entry, read consistently, is there
+ * exactly as long as the post): a post deleted for good has every posting deleted in batches,
+ * unconditioned (its id is never used again, and a late put of it is repaired as any other); a
+ * post renamed away from this slug is brought from the removed text to its current one, the
+ * terms it gained put and the ones it lost deleted, conditioned as usual. A rename then costs the
+ * words it changed, whatever the post's length.
  */
-async function removalDeletes(removed: IndexedPost, deletes: PostingChange['deletes']): Promise<{ conditional: PostingChange['deletes']; unconditioned: Key[] }> {
+async function removal(removed: IndexedPost, deletes: PostingChange['deletes']): Promise<{ puts: Item[]; written?: Written; conditional: PostingChange['deletes']; unconditioned: Key[] }> {
   const current = await currentText(removed.id);
-  if (current === 'gone') return { conditional: [], unconditioned: deletes.map(({ key }) => key) };
-  if (current === undefined) return { conditional: deletes, unconditioned: [] };
-  const kept = new Set([...indexedWords(current)].map((word) => keyString(keys.posting(word, removed.id))));
-  return { conditional: deletes.filter(({ key }) => !kept.has(keyString(key))), unconditioned: [] };
+  if (current === 'gone') return { puts: [], conditional: [], unconditioned: deletes.map(({ key }) => key) };
+  if (current === undefined) throw new Error(`The text of post ${removed.id} moved while it was read: the record is retried`);
+  const now = indexedTerms(current);
+  const kept = new Set([...now].map((word) => keyString(keys.posting(word, removed.id))));
+  const had = indexedTerms(removed);
+  const gained = [...now].filter((word) => !had.has(word));
+  return {
+    puts: gained.map((word) => postingItem(current, word)),
+    ...(gained.length > 0 ? { written: { post: current, words: gained } } : {}),
+    conditional: deletes.filter(({ key }) => !kept.has(keyString(key))),
+    unconditioned: [],
+  };
 }
 
 /**
@@ -215,11 +255,11 @@ async function removalDeletes(removed: IndexedPost, deletes: PostingChange['dele
  * index as it is. Throws on any other failure (the stream record is then retried).
  */
 export async function applyPostingChange(change: PostingChange): Promise<void> {
-  const deletes = change.removed ? await removalDeletes(change.removed, change.deletes) : { conditional: change.deletes, unconditioned: [] };
+  const writes = change.removed ? await removal(change.removed, change.deletes) : { ...change, conditional: change.deletes, unconditioned: [] };
   await Promise.all([
-    batchPut(change.puts, searchTableName()),
-    batchDelete(deletes.unconditioned, searchTableName()),
-    conditionalWrites(deletes.conditional.map(conditionalDelete)),
+    batchPut(writes.puts, searchTableName()),
+    batchDelete(writes.unconditioned, searchTableName()),
+    conditionalWrites(writes.conditional.map(conditionalDelete)),
   ]);
-  for (let written = change.written; written && !(await stillCurrent(written.post)); ) written = await repairPuts(written);
+  for (let written = writes.written; written && !(await stillCurrent(written.post)); ) written = await repairPuts(written);
 }

@@ -5,7 +5,7 @@ import type { Item } from '#lib/db/batch.ts';
 import { keys, parsePostText, postLists } from '#lib/db/keys.ts';
 import { postStatsItem, postTextItem, type PostRecord } from '#lib/posts/post.ts';
 import { textChange } from '#lib/search/indexing.ts';
-import { INDEXED_WORD_LENGTH, indexedPost, indexedWord, indexedWords, postingChange, postingFromItem, type IndexedPost } from '#lib/search/postings.ts';
+import { DRAFT_MARK, INDEXED_WORD_LENGTH, indexedPost, indexedTerms, indexedWord, postingChange, postingFromItem, type IndexedPost } from '#lib/search/postings.ts';
 import { matchesQuery, postWords, queryWords, wordsOf } from '#lib/search/words.ts';
 import { tableChange, type TableChange } from '#lib/streams/records.ts';
 import { CREATED, POST_ID as ID, postRecord as post } from './records.ts';
@@ -22,6 +22,9 @@ function indexed(record: PostRecord): IndexedPost {
 
 /** The words of the default post (postRecord): title, description and keywords. */
 const DEFAULT_WORDS = ['hello', 'world', 'some', 'markdown', 'go', 'rust'];
+
+/** A new post's text (text version 1): what a create writes. */
+const created = (fields: Partial<PostRecord> = {}) => indexed(post({ text_version: 1, ...fields }));
 
 const sortKeys = (items: readonly { SK?: unknown }[]) => items.map((item) => String(item.SK)).sort();
 
@@ -217,7 +220,7 @@ describe('indexedPost', () => {
 
 describe('postingChange', () => {
   it('writes one posting per word of a new post, and deletes nothing', () => {
-    const after = indexed(post());
+    const after = created();
     const change = postingChange(undefined, after);
     expect(change.deletes).toEqual([]);
     expect(sortKeys(change.puts)).toEqual(DEFAULT_WORDS.map((word) => keys.posting(word, ID).SK).sort());
@@ -229,14 +232,25 @@ describe('postingChange', () => {
         author: 'alice',
         author_id: 7,
         created: CREATED,
-        publish: true,
-        text_version: 2,
+        text_version: 1,
       });
     }
   });
 
+  it('writes the draft mark of a new draft beside its words, in a partition of its own', () => {
+    const { puts } = postingChange(undefined, created({ publish: false }));
+    expect(sortKeys(puts)).toEqual([...DEFAULT_WORDS, DRAFT_MARK].map((word) => keys.posting(word, ID).SK).sort());
+    expect(keys.posting(DRAFT_MARK, ID).PK).toBe('WORD##');
+    expect(indexedTerms(created({ publish: false }))).toEqual(new Set([...DEFAULT_WORDS, DRAFT_MARK]));
+    expect(indexedTerms(created())).toEqual(new Set(DEFAULT_WORDS));
+  });
+
+  it('writes nothing for the new slug of a rename (a later text version where none was): the old slug\'s removal does', () => {
+    expect(postingChange(undefined, indexed(post({ slug: 'hello-world-3', title: 'Hello Lambda', text_version: 4 })))).toEqual({ puts: [], deletes: [] });
+  });
+
   it('partitions postings by the first character of the word', () => {
-    const { puts } = postingChange(undefined, indexed(post({ title: 'Lambda', description: '数据库', keywords: null })));
+    const { puts } = postingChange(undefined, created({ title: 'Lambda', description: '数据库', keywords: null }));
     expect(puts.map((item) => [item.PK, item.SK])).toEqual(
       expect.arrayContaining([
         ['WORD#l', `lambda#${ID}`],
@@ -246,13 +260,13 @@ describe('postingChange', () => {
   });
 
   it('writes each word once, however often the post has it', () => {
-    const { puts } = postingChange(undefined, indexed(post({ title: 'Go go', description: 'GO!', keywords: 'go', meta_description: 'Go.' })));
+    const { puts } = postingChange(undefined, created({ title: 'Go go', description: 'GO!', keywords: 'go', meta_description: 'Go.' }));
     expect(sortKeys(puts)).toEqual([keys.posting('go', ID).SK]);
   });
 
   it('indexes a long word by its first INDEXED_WORD_LENGTH characters', () => {
     const long = '𠀀'.repeat(INDEXED_WORD_LENGTH + 10);
-    const { puts } = postingChange(undefined, indexed(post({ title: long, description: 'x', keywords: null })));
+    const { puts } = postingChange(undefined, created({ title: long, description: 'x', keywords: null }));
     expect(sortKeys(puts)).toEqual([keys.posting('𠀀'.repeat(INDEXED_WORD_LENGTH), ID).SK, keys.posting('x', ID).SK].sort());
   });
 
@@ -268,7 +282,6 @@ describe('postingChange', () => {
         author: 'alice',
         author_id: 7,
         created: CREATED,
-        publish: true,
         text_version: 3,
       },
     ]);
@@ -295,19 +308,18 @@ describe('postingChange', () => {
     );
   });
 
-  it.each<[string, Partial<PostRecord>]>([
-    ['slug (a rename in place)', { slug: 'hello-world-3' }],
-    ['publish', { publish: false }],
-  ])('on a change of %s, writes every word again with the new value', (_name, fields) => {
-    const before = indexed(post());
-    const after = indexed(post({ ...fields, text_version: 3 }));
-    const change = postingChange(before, after);
-    expect(change.deletes).toEqual([]);
-    expect(sortKeys(change.puts)).toEqual(DEFAULT_WORDS.map((word) => keys.posting(word, ID).SK).sort());
-    for (const put of change.puts) {
-      expect(put.text_version).toBe(3);
-      for (const [name, value] of Object.entries(fields)) if (name !== 'tags') expect(put[name], name).toEqual(value);
-    }
+  it('on a change of slug alone (a rename in place), writes and deletes nothing: a posting\'s slug is where its post was', () => {
+    expect(postingChange(indexed(post()), indexed(post({ slug: 'hello-world-3', text_version: 3 })))).toEqual({ puts: [], deletes: [] });
+  });
+
+  it('on a publish, deletes the draft mark only; on an unpublish, puts it only', () => {
+    const draft = indexed(post({ publish: false }));
+    const published = indexed(post({ text_version: 3 }));
+    expect(postingChange(draft, published)).toEqual({ puts: [], deletes: [{ key: keys.posting(DRAFT_MARK, ID), below: 3 }] });
+    const unpublished = postingChange(published, indexed(post({ publish: false, text_version: 4 })));
+    expect(unpublished.deletes).toEqual([]);
+    expect(sortKeys(unpublished.puts)).toEqual([keys.posting(DRAFT_MARK, ID).SK]);
+    expect(unpublished.puts[0]).toMatchObject({ post_id: ID, text_version: 4 });
   });
 
   it.each<[string, Partial<PostRecord>]>([
@@ -320,12 +332,12 @@ describe('postingChange', () => {
     expect(change.deletes).toEqual([]);
   });
 
-  it('on a change of a listed field together with the text, writes every word and deletes the dropped ones', () => {
+  it('on an unpublish together with a text edit, writes the added word and the draft mark, and deletes the dropped word', () => {
     const before = indexed(post());
     const after = indexed(post({ title: 'Hello Lambda', publish: false, text_version: 3 }));
     const change = postingChange(before, after);
-    expect(sortKeys(change.puts)).toEqual(['hello', 'lambda', 'some', 'markdown', 'go', 'rust'].map((word) => keys.posting(word, ID).SK).sort());
-    expect(change.puts.every((put) => put.publish === false && put.text_version === 3)).toBe(true);
+    expect(sortKeys(change.puts)).toEqual(['lambda', DRAFT_MARK].map((word) => keys.posting(word, ID).SK).sort());
+    expect(change.puts.every((put) => put.text_version === 3)).toBe(true);
     expect(change.deletes).toEqual([{ key: keys.posting('world', ID), below: 3 }]);
   });
 
@@ -349,26 +361,31 @@ describe('postingChange', () => {
 
 describe('postingFromItem', () => {
   it('reads back the posting a put writes', () => {
-    const { puts } = postingChange(undefined, indexed(post({ text_version: 9 })));
-    expect(postingFromItem(puts[0]!)).toEqual({
+    const { puts } = postingChange(undefined, created());
+    expect(postingFromItem(puts[0]!, new Set())).toEqual({
       post_id: ID,
       slug: 'hello-world-2',
       author: 'alice',
       author_id: 7,
       created: CREATED,
       publish: true,
-      text_version: 9,
+      text_version: 1,
     });
   });
 
+  it('reads a post with a draft mark among the drafts as not published', () => {
+    const { puts } = postingChange(undefined, created());
+    expect(postingFromItem(puts[0]!, new Set([ID]))).toMatchObject({ post_id: ID, publish: false });
+    expect(postingFromItem(puts[0]!, new Set(['another-id']))).toMatchObject({ publish: true });
+  });
+
   it('reads back every put of a draft without tags', () => {
-    const after = indexed(post({ publish: false, tags: [], tag_slugs: [] }));
+    const after = created({ publish: false, tags: [], tag_slugs: [] });
     for (const put of postingChange(undefined, after).puts) {
       const fields: Item = { ...put };
       delete fields.PK;
       delete fields.SK;
-      expect(postingFromItem(put)).toEqual(fields);
-      expect(postingFromItem(put)).toMatchObject({ publish: false });
+      expect(postingFromItem(put, new Set([ID]))).toEqual({ ...fields, publish: false });
     }
   });
 });
@@ -456,7 +473,7 @@ describe('postingChange: another post under the same key', () => {
     const before = indexedPost(postTextItem(post({ text_version: 5 })))!;
     const after = indexedPost(postTextItem(post({ id: 'other-id', text_version: 1 })))!;
     const change = postingChange(before, after);
-    expect(change.deletes).toEqual([...indexedWords(before)].map((word) => ({ key: keys.posting(word, before.id), below: 6 })));
-    expect(change.puts.map((item) => item.SK)).toEqual([...indexedWords(after)].map((word) => keys.posting(word, 'other-id').SK));
+    expect(change.deletes).toEqual([...indexedTerms(before)].map((word) => ({ key: keys.posting(word, before.id), below: 6 })));
+    expect(change.puts.map((item) => item.SK)).toEqual([...indexedTerms(after)].map((word) => keys.posting(word, 'other-id').SK));
   });
 });
