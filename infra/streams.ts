@@ -4,7 +4,7 @@
 // (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html): one batch per shard at a time,
 // in order.
 
-import { keys } from '#lib/db/keys.ts';
+import { keys, postLists } from '#lib/db/keys.ts';
 
 /** A Lambda event filter pattern (https://docs.aws.amazon.com/lambda/latest/dg/invocation-eventfiltering.html). */
 export type EventFilterPattern = Record<string, unknown>;
@@ -28,9 +28,10 @@ export interface StreamEventSourceSettings {
 
 /**
  * The consumer of the table's stream (functions/streams/table.ts). It reacts to posts' text items
- * (the search index) and list entries (a deletion's visits) only, so Lambda's event filter drops
- * every other record (tokens, profiles, visits, the index's own postings) before it costs an
- * invocation. Batches of 100 (Lambda's default for streams: a record's work is bounded, a page of
+ * (the search index) and to the removal of a post's `mine` entry (a deletion's visits, votes and
+ * favorites) only, so Lambda's event filter drops every other record (a post's stats and summary,
+ * its other list entries, tokens, profiles, visits) before it costs an invocation: in a burst of
+ * creates a batch holds a hundred posts' texts rather than a dozen posts' items. Batches of 100 (Lambda's default for streams: a record's work is bounded, a page of
  * deletions or one post's words, and a failing record is retried alone through the partial batch
  * response); TRIM_HORIZON, so that a new mapping misses nothing still in the stream (24 hours); a
  * few retries, then the batch's description goes to the on-failure queue (its records stay
@@ -43,5 +44,8 @@ export const TABLE_STREAM_CONSUMER: StreamEventSourceSettings = {
   bisectBatchOnError: true,
   retryAttempts: 5,
   reportBatchItemFailures: true,
-  filters: [{ dynamodb: { Keys: { PK: { S: [{ prefix: keys.post('').PK }, { prefix: keys.postEntry('', '').PK }] } } } }],
+  filters: [
+    { dynamodb: { Keys: { PK: { S: [{ prefix: keys.post('').PK }] }, SK: { S: [keys.post('').SK] } } } },
+    { eventName: ['REMOVE'], dynamodb: { Keys: { PK: { S: [{ prefix: keys.postEntry('', '').PK }] }, SK: { S: [postLists.mine] } } } },
+  ],
 };

@@ -54,6 +54,13 @@ export const keys = {
    */
   posting: (word: string, postId: string): Key => ({ PK: postingPartition(word), SK: `${word}#${postId}` }),
   /**
+   * The search index's own partition (`WORD##`: no word begins with `#`), read whole by every
+   * search: the drafts' marks (postings of the term `#draft`) and the backlog statement
+   * (lib/search/backlog.ts).
+   */
+  indexMarks: postingPartition('#'),
+  indexBacklog: (): Key => ({ PK: postingPartition('#'), SK: '#backlog' }),
+  /**
    * A published post that left the feeds (deleted, unpublished or untagged) at `at` (lib/posts/feed-removals.ts):
    * one item per removal, so concurrent removals never contend; the newest is the feeds' last change.
    */

@@ -1,17 +1,18 @@
 import type { Item } from '#lib/db/batch.ts';
 import { postLists } from '#lib/db/keys.ts';
 import { queryAbove, queryPage, type ListQuery } from '#lib/db/query.ts';
-import type { IndexName } from '#lib/db/table.ts';
+import { INDEXES, type IndexName } from '#lib/db/table.ts';
 import { PAGE_SIZES, parsePageRequest, type ListedPage, type Page, type PageRequest } from '#lib/pager.ts';
 import { readListedPosts } from '#lib/posts/listed.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import { parseView, type PostView } from '#lib/posts/summary.ts';
+import { unindexedSince, type Backlog } from '#lib/search/backlog.ts';
 import { findPostings } from '#lib/search/find.ts';
 import { queryWords } from '#lib/search/words.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
 import { parseSort, type PostList, type PostSort } from './post-lists.ts';
-import { FRESH_LIMIT, FRESH_MS, freshQuery, leadingEntries, readsLeadingEntries, searchPage } from './search.ts';
+import { BACKLOG_LIMIT, BACKLOG_WINDOW_MS, FRESH_LIMIT, FRESH_MS, freshQuery, leadingEntries, readsLeadingEntries, searchPage } from './search.ts';
 
 // The lists of posts: GET /posts, /posts/tagged/{slug}, /posts/author/{username}, /posts/me.
 // Each is a partition of the four post indexes (lib/posts/entries.ts), read in two round trips: the page's
@@ -134,10 +135,30 @@ export function openPostList(list: PostList, query: Record<string, string | unde
     return { read: async () => ({ params, request, page: await postsOfPage(list, sort, await first, view) }) };
   }
   const found = started(() => findPostings(words));
-  const fresh = started(() => queryAbove(freshQuery(index), isoTimestamp(nowMicros() - FRESH_MS * 1000), FRESH_LIMIT));
+  const recentFrom = nowMicros() - BACKLOG_WINDOW_MS * 1000;
+  const recent = started(() => queryAbove(freshQuery(index), isoTimestamp(recentFrom), BACKLOG_LIMIT));
   const leading = readsLeadingEntries(list, sort) ? started(() => leadingEntries(index, request, words, list.sitewide === true)) : undefined;
   const scope = { list, sort, view, index, request, words, entryList: sort === 'featured' && list.featuredPartition ? postLists.featured : list.entry };
-  return { read: async () => ({ params, request, page: await searchPage(scope, await found, await fresh, await leading) }) };
+  return {
+    read: async () => {
+      const { postings, backlog } = await found;
+      return { params, request, page: await searchPage(scope, postings, freshEntries(await recent, backlog), await leading) };
+    },
+  };
+}
+
+/**
+ * Of a list's entries changed in the last BACKLOG_WINDOW_MS (newest first), those the index may
+ * not hold yet: changed in the last FRESH_MS (at most FRESH_LIMIT), or, while the index states a
+ * backlog (lib/search/backlog.ts), since it fell behind.
+ */
+function freshEntries(recent: readonly Item[], backlog: Backlog | undefined): Item[] {
+  const now = nowMicros();
+  const freshFrom = now - FRESH_MS * 1000;
+  const since = unindexedSince(backlog, freshFrom / 1000, now / 1000);
+  const from = isoTimestamp(since === undefined ? freshFrom : since * 1000);
+  const fresh = recent.filter((entry) => String(entry[INDEXES.postsByActive.sortKey]) > from);
+  return since === undefined ? fresh.slice(0, FRESH_LIMIT) : fresh;
 }
 
 /** A page of entries as the page of their posts in `view`; a post that no longer belongs is left out. */

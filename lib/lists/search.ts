@@ -32,6 +32,20 @@ export const FRESH_MS = 10_000;
 export const FRESH_LIMIT = 100;
 
 /**
+ * How far back a search reads the list's changed entries in its first round trip (at most
+ * BACKLOG_LIMIT): those of the last FRESH_MS are read as posts the index may not hold; while the
+ * index states a backlog (lib/search/backlog.ts), so are those changed since it fell behind. A
+ * search stays complete, in the same round trips, through a backlog of up to this long.
+ */
+export const BACKLOG_WINDOW_MS = 60_000;
+
+/**
+ * The most recently changed entries that read: about 250 bytes each, so at most ~31 RCU, and only
+ * as many as the list had changes in the last BACKLOG_WINDOW_MS.
+ */
+export const BACKLOG_LIMIT = 1_000;
+
+/**
  * How many of the site-wide list's first entries a search by a count or by activity reads beside
  * the postings: about 250 bytes each, so some 30 RCU, the same at every size of the site. A tag's,
  * author's or own list reads its first DynamoDB page instead (up to 1 MB), which grows with its own

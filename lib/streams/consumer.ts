@@ -25,6 +25,10 @@ export interface Reaction<Subject> {
   select(change: TableChange): Subject | undefined;
   /** Does it. Must be idempotent; an error fails the record, which Lambda then retries. */
   apply(subject: Subject): Promise<void>;
+  /** Shown a batch's changes before they are handled (how far behind the reaction runs, say). */
+  beforeBatch?(changes: readonly TableChange[]): Promise<void>;
+  /** Shown a batch's changes after they were handled. */
+  afterBatch?(changes: readonly TableChange[]): Promise<void>;
 }
 
 /** Any reaction, whatever its subject: what the dispatcher holds. */
@@ -99,6 +103,30 @@ export async function processRecords(records: readonly DynamoDBRecord[], reactio
   return { response: { batchItemFailures: [{ itemIdentifier: sequenceNumber }] }, processed: firstFailure, reactions: applied };
 }
 
+/** The changes of the records that can be read (one that cannot fails when it is handled). */
+function readableChanges(records: readonly DynamoDBRecord[]): TableChange[] {
+  return records.flatMap((record) => {
+    try {
+      return [tableChange(record)];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Runs a hook of every reaction around a batch: what they tell is advisory, so a failure is logged, not the batch's. */
+async function aroundBatch(reactions: readonly AnyReaction[], hook: (reaction: AnyReaction) => Promise<void> | undefined): Promise<void> {
+  await Promise.all(
+    reactions.map(async (reaction) => {
+      try {
+        await hook(reaction);
+      } catch (error) {
+        log.warn('stream batch hook failed', { reaction: reaction.name, ...describeError(error) });
+      }
+    }),
+  );
+}
+
 /** What one stream batch cost in DynamoDB, as its `stream batch` log line states it. */
 export interface StreamBatchUsage {
   records: number;
@@ -133,7 +161,13 @@ export function streamConsumer(reactions: readonly AnyReaction[]): (event: Dynam
       const records = event.Records ?? [];
       const lagMs = batchLagMs(records);
       const usage = { ...emptyUsage(), stream: true as const };
-      const outcome = await withDynamoUsage(usage, () => processRecords(records, reactions));
+      const changes = readableChanges(records);
+      const outcome = await withDynamoUsage(usage, async () => {
+        await aroundBatch(reactions, (reaction) => reaction.beforeBatch?.(changes));
+        const done = await processRecords(records, reactions);
+        await aroundBatch(reactions, (reaction) => reaction.afterBatch?.(changes));
+        return done;
+      });
       const failed = outcome.response.batchItemFailures.length > 0;
       log.info('stream batch', {
         records: records.length,

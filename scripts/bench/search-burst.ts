@@ -25,6 +25,10 @@ export interface BurstResult {
   foundAt: { seconds: number; found: number }[];
   /** From the last create's answer to a search finding every post of the burst (undefined: not within the wait). */
   lagSeconds?: number;
+  /** From the last create's answer to the stream consumer having handled every record (the index alone holds them all). */
+  indexedSeconds?: number;
+  /** The fewest posts a search found after it had found them all, until the index caught up (a search must not let go of any). */
+  foundAfterwards?: number;
 }
 
 /** A vocabulary of made-up words (no word begins another: each ends in a letter no word has inside). */
@@ -94,7 +98,28 @@ export async function measureSearchBurst(stack: BenchStack, posts: number, concu
       if (seconds > waitSeconds) break;
       await new Promise((done) => setTimeout(done, 500));
     }
-    return { posts, concurrency, createSeconds: Number(((lastCreate - started) / 1000).toFixed(2)), foundAt, ...(lagSeconds === undefined ? {} : { lagSeconds }) };
+    // Searching on while the index catches up: the count must hold.
+    let indexedSeconds: number | undefined;
+    let foundAfterwards: number | undefined;
+    if (lagSeconds !== undefined) {
+      const indexed = pollers.caughtUp(waitSeconds * 1000).then(() => {
+        indexedSeconds = Number(((performance.now() - lastCreate) / 1000).toFixed(2));
+      });
+      while (indexedSeconds === undefined) {
+        const found = await countFound(url, token, shared);
+        foundAfterwards = Math.min(foundAfterwards ?? found, found);
+        await Promise.race([indexed, new Promise((done) => setTimeout(done, 500))]);
+      }
+    }
+    return {
+      posts,
+      concurrency,
+      createSeconds: Number(((lastCreate - started) / 1000).toFixed(2)),
+      foundAt,
+      ...(lagSeconds === undefined ? {} : { lagSeconds }),
+      ...(indexedSeconds === undefined ? {} : { indexedSeconds }),
+      ...(foundAfterwards === undefined ? {} : { foundAfterwards }),
+    };
   } finally {
     await pollers.stop();
   }
@@ -108,6 +133,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.log(`burst: ${result.posts} posts of ~1.5 KB created in ${result.createSeconds} s (${result.concurrency} in flight)`);
     for (const { seconds, found } of result.foundAt) console.log(`  ${seconds} s after the last create: ${found} found`);
     console.log(result.lagSeconds === undefined ? `burst lag: not all found within the wait` : `burst lag: all ${result.posts} found ${result.lagSeconds} s after the last create`);
+    if (result.indexedSeconds !== undefined) {
+      console.log(`index caught up ${result.indexedSeconds} s after the last create; searches meanwhile found at least ${result.foundAfterwards ?? result.posts}`);
+    }
   } finally {
     await stack.stop();
   }

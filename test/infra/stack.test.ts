@@ -556,7 +556,7 @@ describe('stream consumer', () => {
   };
   const queueLogicalId = () => logicalId(built.stack.streamFailures.node.defaultChild as CfnElement);
 
-  it("reads the table's stream with the settings of infra/streams.ts: batches from TRIM_HORIZON, split on error, bounded retries, partial batch responses, only post texts and list entries", () => {
+  it("reads the table's stream with the settings of infra/streams.ts: batches from TRIM_HORIZON, split on error, bounded retries, partial batch responses, only post texts and mine entries' removals", () => {
     expect(mappingOf()).toEqual({
       FunctionName: { Ref: functionLogicalId(CONSUMER) },
       EventSourceArn: { 'Fn::GetAtt': [tableLogicalId(), 'StreamArn'] },
@@ -565,7 +565,12 @@ describe('stream consumer', () => {
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: TABLE_STREAM_CONSUMER.retryAttempts,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ dynamodb: { Keys: { PK: { S: [{ prefix: 'POST#' }, { prefix: 'ENTRY#' }] } } } }) }] },
+      FilterCriteria: {
+        Filters: [
+          { Pattern: JSON.stringify({ dynamodb: { Keys: { PK: { S: [{ prefix: 'POST#' }] }, SK: { S: ['POST'] } } } }) },
+          { Pattern: JSON.stringify({ eventName: ['REMOVE'], dynamodb: { Keys: { PK: { S: [{ prefix: 'ENTRY#' }] }, SK: { S: ['MINE'] } } } }) },
+        ],
+      },
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueLogicalId(), 'Arn'] } } },
     });
     expect(TABLE_STREAM_CONSUMER.batchSize).toBeLessThanOrEqual(100);

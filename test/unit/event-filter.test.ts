@@ -53,12 +53,25 @@ describe("passesFilters with the stack's patterns", () => {
 
   it.each([
     ["a post's text", keys.post('hello-world')],
-    ["a post's stats", keys.postStats('hello-world')],
-    ["a post's mine entry", keys.postEntry(POST_ID, postLists.mine)],
-    ["a post's tagged entry", keys.postEntry(POST_ID, postLists.tagged('go'))],
-    ['a bare POST# key', { PK: 'POST#', SK: 'POST' }],
-  ])('delivers %s', (_name, key) => {
+    ['a bare POST# text key', { PK: 'POST#', SK: 'POST' }],
+  ])('delivers every change of %s', (_name, key) => {
     for (const kind of ['INSERT', 'MODIFY', 'REMOVE'] as const) expect(passesFilters(itemRecord(key, kind), STACK), kind).toBe(true);
+  });
+
+  it("delivers the removal of a post's mine entry (its deletion), not its writes", () => {
+    const key = keys.postEntry(POST_ID, postLists.mine);
+    expect(passesFilters(itemRecord(key, 'REMOVE'), STACK)).toBe(true);
+    expect(passesFilters(itemRecord(key, 'INSERT'), STACK)).toBe(false);
+    expect(passesFilters(itemRecord(key, 'MODIFY'), STACK)).toBe(false);
+  });
+
+  it.each([
+    ["a post's stats", keys.postStats('hello-world')],
+    ["a post's summary", keys.postSummary('hello-world')],
+    ["a post's tagged entry", keys.postEntry(POST_ID, postLists.tagged('go'))],
+    ["a post's public list entry", keys.postEntry(POST_ID, postLists.posts)],
+  ])('drops every change of %s (no reaction wants it)', (_name, key) => {
+    for (const kind of ['INSERT', 'MODIFY', 'REMOVE'] as const) expect(passesFilters(itemRecord(key, kind), STACK), kind).toBe(false);
   });
 
   it.each([
