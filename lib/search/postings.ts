@@ -65,11 +65,12 @@ export function indexedWords(post: SearchableText): Set<string> {
   return new Set([...postWords(post)].map(indexedWord));
 }
 
-/** Everything a post has a posting for: its indexed words, and the draft mark while it is a draft. */
+/**
+ * Everything a post has a posting for: the draft mark while it is a draft (first, so that a new
+ * draft's mark goes out before its words), and its indexed words.
+ */
 export function indexedTerms(post: IndexedPost): Set<string> {
-  const terms = indexedWords(post);
-  if (!post.publish) terms.add(DRAFT_MARK);
-  return terms;
+  return new Set([...(post.publish ? [] : [DRAFT_MARK]), ...indexedWords(post)]);
 }
 
 function postingItem(post: IndexedPost, word: string): Item {
