@@ -131,6 +131,38 @@ export function pageWindow(ranked: readonly Ranked[], freshCount: number, reques
   return { ranked: sorted, from, window: sorted.slice(from, skipped + request.pageSize + 1) };
 }
 
+/**
+ * The fresh posts' places in creation order, told by their entries on `PostsByActive` without
+ * reading the posts: an entry's `ActiveSK` is `modified#created#id`, whose tail is the post's key
+ * by creation (listSortKeys.postCreated).
+ */
+export function freshCreatedKeys(freshEntries: readonly Item[]): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const entry of freshEntries) {
+    const active = String(entry[INDEXES.postsByActive.sortKey] ?? '');
+    const at = active.indexOf('#');
+    if (at > 0) keys.set(String(entry.post_id), active.slice(at + 1));
+  }
+  return keys;
+}
+
+/**
+ * The fresh posts that may rank on a page in creation order, highest first: those after the
+ * cursor's key `after` and above `boundary` (the key of the page's last indexed rank and one more,
+ * when the index has that many: a post below it has a whole page and one more above it). A fresh
+ * post whose key is unknown is always in reach, first.
+ */
+export function freshInReach(fresh: readonly Candidate[], keys: ReadonlyMap<string, string>, boundary: string | undefined, after: string | undefined): Candidate[] {
+  const unknown = fresh.filter(({ id }) => !keys.has(id));
+  const known = fresh
+    .flatMap((candidate) => {
+      const key = keys.get(candidate.id)!;
+      return keys.has(candidate.id) && (after === undefined || key < after) && (boundary === undefined || key > boundary) ? [{ ...candidate, key }] : [];
+    })
+    .sort(byKeyDescending);
+  return [...unknown, ...known.map(({ id, slug }) => ({ id, slug }))];
+}
+
 /** A post on a search's page, with the key it ranks by (what its cursor continues after). */
 export interface RankedPost {
   key: string;

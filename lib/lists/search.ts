@@ -2,7 +2,7 @@ import { batchGet, type Item } from '#lib/db/batch.ts';
 import { keys, postLists } from '#lib/db/keys.ts';
 import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/db/query.ts';
 import { INDEXES } from '#lib/db/table.ts';
-import { pageOf, type Page, type PageRequest } from '#lib/pager.ts';
+import { pageOf, skippedBefore, type Page, type PageRequest } from '#lib/pager.ts';
 import { entrySortKeys } from '#lib/posts/entries.ts';
 import { readListedPosts } from '#lib/posts/listed.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
@@ -10,7 +10,7 @@ import type { PostView } from '#lib/posts/summary.ts';
 import type { Posting } from '#lib/search/postings.ts';
 import { matchesQuery, postWords } from '#lib/search/words.ts';
 import type { PostList, PostSort } from './post-lists.ts';
-import { membersByEntries, pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type Candidate, type LeadingEntries, type Ranked } from './ranking.ts';
+import { freshCreatedKeys, freshInReach, membersByEntries, pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type Candidate, type LeadingEntries, type Ranked } from './ranking.ts';
 
 // A page of a list with `q` (docs/api.md, endpoint 10's `q`). The posts come from the search
 // index (lib/search/find.ts), read in the first round trip with the token and, in the same round, the
@@ -141,9 +141,25 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   }
 
   const after = request.cursor ? cursorStart(index, request.cursor, scope.words)[sortAttribute] : undefined;
-  const window = pageWindow(ranked, fresh.length, request, after);
-  await readPosts([...window.window, ...fresh]);
-  const { posts, hasNext } = rankedPage(window, fresh, read, keyOf, request, after);
+  let window: ReturnType<typeof pageWindow>;
+  let freshRead: readonly Candidate[] = fresh;
+  if (plan.by === 'created' && fresh.length > FRESH_LIMIT && skippedBefore(request) === 0) {
+    // Behind a backlog (more fresh posts than the fresh window holds): the fresh posts rank by
+    // their entries' creation keys, and only those that may reach the page are read, the highest
+    // first, in two steps: enough for the page if they match, then, if too few did, the others.
+    window = pageWindow(ranked, 0, request, after);
+    const boundary = window.window.length > request.pageSize ? window.window.at(-1)!.key : undefined;
+    const reach = freshInReach(fresh, freshCreatedKeys(freshEntries), boundary, after);
+    const first = reach.slice(0, request.pageSize + 1 + FRESH_LIMIT);
+    await readPosts([...window.window, ...first]);
+    const matched = first.filter(({ id }) => read.get(id) !== undefined).length;
+    freshRead = matched > request.pageSize ? first : reach;
+    await readPosts(freshRead);
+  } else {
+    window = pageWindow(ranked, fresh.length, request, after);
+    await readPosts([...window.window, ...fresh]);
+  }
+  const { posts, hasNext } = rankedPage(window, freshRead, read, keyOf, request, after);
   const cursorOf = ({ post, key }: { post: PostRecord; key: string }) =>
     cursorAfterItem(index, { ...keys.postEntry(post.id, scope.entryList), [INDEXES[index.index].partitionKey]: index.partition, [sortAttribute]: key }, scope.words);
   return pageOf(request, posts, hasNext, cursorOf, ({ post }) => post);

@@ -15,14 +15,15 @@ import { startBenchStack, type BenchStack } from './stack.ts';
 //
 //   node --import tsx scripts/bench/search-burst.ts      # its own in-memory stack; prints the figures
 //   BENCH_BURST_POSTS=200 node --import tsx scripts/bench/search-burst.ts
+//   BENCH_BURST_PAGE_SIZE=20 node --import tsx scripts/bench/search-burst.ts   # the searches page 20 at a time (default 100)
 
 export interface BurstResult {
   posts: number;
   concurrency: number;
   /** From the first create's start to the last create's answer. */
   createSeconds: number;
-  /** Posts a search found, by seconds after the last create's answer. */
-  foundAt: { seconds: number; found: number }[];
+  /** Posts a search (every page of it) found, by seconds after the last create's answer: when it began and when its last page came. */
+  foundAt: { began: number; seconds: number; found: number }[];
   /** From the last create's answer to a search finding every post of the burst (undefined: not within the wait). */
   lagSeconds?: number;
   /** From the last create's answer to the stream consumer having handled every record (the index alone holds them all). */
@@ -47,9 +48,9 @@ function article(random: () => number, words: string[], shared: string): string 
   return out.join(' ');
 }
 
-async function countFound(url: string, token: string, word: string): Promise<number> {
+async function countFound(url: string, token: string, word: string, pageSize: number): Promise<number> {
   const found = new Set<string>();
-  let next: string | undefined = `${url}/posts?q=${word}&page_size=100`;
+  let next: string | undefined = `${url}/posts?q=${word}&page_size=${pageSize}`;
   while (next) {
     const response = await fetch(next, fetchInit({ token }));
     if (response.status === 404) break;
@@ -63,7 +64,7 @@ async function countFound(url: string, token: string, word: string): Promise<num
   return found.size;
 }
 
-export async function measureSearchBurst(stack: BenchStack, posts: number, concurrency: number, waitSeconds = 120): Promise<BurstResult> {
+export async function measureSearchBurst(stack: BenchStack, posts: number, concurrency: number, pageSize = 100, waitSeconds = 120): Promise<BurstResult> {
   const pollers = await startStreamPollers({ server: stack.server, tableName: tableName(), region: awsRegion() });
   try {
     const { token } = await stack.login();
@@ -87,10 +88,12 @@ export async function measureSearchBurst(stack: BenchStack, posts: number, concu
     const lastCreate = performance.now();
     const foundAt: BurstResult['foundAt'] = [];
     let lagSeconds: number | undefined;
+    const since = (at: number) => Number(((at - lastCreate) / 1000).toFixed(2));
     for (;;) {
-      const found = await countFound(url, token, shared);
-      const seconds = Number(((performance.now() - lastCreate) / 1000).toFixed(2));
-      foundAt.push({ seconds, found });
+      const began = performance.now();
+      const found = await countFound(url, token, shared, pageSize);
+      const seconds = since(performance.now());
+      foundAt.push({ began: since(began), seconds, found });
       if (found >= posts) {
         lagSeconds = seconds;
         break;
@@ -106,7 +109,7 @@ export async function measureSearchBurst(stack: BenchStack, posts: number, concu
         indexedSeconds = Number(((performance.now() - lastCreate) / 1000).toFixed(2));
       });
       while (indexedSeconds === undefined) {
-        const found = await countFound(url, token, shared);
+        const found = await countFound(url, token, shared, pageSize);
         foundAfterwards = Math.min(foundAfterwards ?? found, found);
         await Promise.race([indexed, new Promise((done) => setTimeout(done, 500))]);
       }
@@ -129,9 +132,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   useDefaults({ LOG_LEVEL: 'warn' });
   const stack = await startBenchStack();
   try {
-    const result = await measureSearchBurst(stack, positiveSetting('BENCH_BURST_POSTS', 1_000), positiveSetting('BENCH_BURST_CONCURRENCY', 16));
-    console.log(`burst: ${result.posts} posts of ~1.5 KB created in ${result.createSeconds} s (${result.concurrency} in flight)`);
-    for (const { seconds, found } of result.foundAt) console.log(`  ${seconds} s after the last create: ${found} found`);
+    const result = await measureSearchBurst(stack, positiveSetting('BENCH_BURST_POSTS', 1_000), positiveSetting('BENCH_BURST_CONCURRENCY', 16), positiveSetting('BENCH_BURST_PAGE_SIZE', 100));
+    console.log(`burst: ${result.posts} posts of ~1.5 KB created in ${result.createSeconds} s (${result.concurrency} in flight); searches page ${positiveSetting('BENCH_BURST_PAGE_SIZE', 100)} at a time`);
+    for (const { began, seconds, found } of result.foundAt) console.log(`  ${seconds} s after the last create: ${found} found (the search began at ${began} s)`);
     console.log(result.lagSeconds === undefined ? `burst lag: not all found within the wait` : `burst lag: all ${result.posts} found ${result.lagSeconds} s after the last create`);
     if (result.indexedSeconds !== undefined) {
       console.log(`index caught up ${result.indexedSeconds} s after the last create; searches meanwhile found at least ${result.foundAfterwards ?? result.posts}`);

@@ -6,7 +6,7 @@ import type { PageRequest } from '#lib/pager.ts';
 import { entrySortKeys } from '#lib/posts/entries.ts';
 import { POST_LISTS } from '#lib/lists/post-lists.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
-import { pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type RankingInput } from '#lib/lists/ranking.ts';
+import { freshCreatedKeys, freshInReach, pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type RankingInput } from '#lib/lists/ranking.ts';
 import type { Posting } from '#lib/search/postings.ts';
 import { postRecord } from './records.ts';
 
@@ -194,5 +194,37 @@ describe('pageWindow and rankedPage', () => {
     const window = pageWindow(posts.slice(0, 2).map(rank), 0, PAGE_1, undefined);
     const read = new Map<string, PostRecord | undefined>([[id(1), undefined], [id(2), posts[1]]]);
     expect(rankedPage(window, [], read, keyOf, PAGE_1, undefined)).toEqual({ posts: [{ key: keyOf(posts[1]!), post: posts[1] }], hasNext: false });
+  });
+});
+
+describe('freshCreatedKeys and freshInReach (a search behind a backlog)', () => {
+  const ACTIVE = INDEXES.postsByActive.sortKey;
+  /** A fresh entry of post `n` as PostsByActive holds it, changed at `modified`. */
+  const freshEntry = (n: number, modified = '2026-11-27T12:00:00.000000+00:00'): Item => ({ post_id: id(n), slug: `post-${n}`, [ACTIVE]: listSortKeys.postActive(modified, created(n), id(n)) });
+  const key = (n: number) => listSortKeys.postCreated(created(n), id(n));
+
+  it('reads a fresh post\'s creation key from its entry\'s ActiveSK, and skips an entry without one', () => {
+    expect(freshCreatedKeys([freshEntry(3), freshEntry(5), { post_id: id(9), slug: 'post-9' }])).toEqual(
+      new Map([
+        [id(3), key(3)],
+        [id(5), key(5)],
+      ]),
+    );
+  });
+
+  const fresh = [1, 2, 3, 4, 5].map((n) => ({ id: id(n), slug: `post-${n}` }));
+  const keys = freshCreatedKeys([1, 2, 3, 4, 5].map((n) => freshEntry(n)));
+
+  it('orders the fresh posts highest key first', () => {
+    expect(freshInReach(fresh, keys, undefined, undefined).map(({ slug }) => slug)).toEqual(['post-5', 'post-4', 'post-3', 'post-2', 'post-1']);
+  });
+
+  it('keeps those after the cursor\'s key and above the boundary only', () => {
+    expect(freshInReach(fresh, keys, key(1), key(5)).map(({ slug }) => slug)).toEqual(['post-4', 'post-3', 'post-2']);
+  });
+
+  it('puts a fresh post whose key is unknown first: it is always read', () => {
+    const unknown = { id: id(9), slug: 'post-9' };
+    expect(freshInReach([...fresh, unknown], keys, key(3), undefined).map(({ slug }) => slug)).toEqual(['post-9', 'post-5', 'post-4']);
   });
 });
