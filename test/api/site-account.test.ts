@@ -325,6 +325,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
       withPage(async (s) => {
         const { frank } = site.api.users;
         await logIn(s, frank);
+        // The page's own reads done first: one answered 401 after the change would log out before the click.
+        await link(mainNav(s.page), 'My posts').waitFor();
+        await s.page.waitForLoadState('networkidle');
         // A password change elsewhere ends every other token, this browser's too.
         const changed = await frank.api.post(`/users/detail/${frank.username}/password`, { json: { old_password: frank.password, new_password: 'another fine secret 7' } });
         expect(changed.status).toBe(200);
