@@ -152,6 +152,15 @@ export const listSortKeys = {
   favorite: (created: string, postId: string) => `${created}#${postId}`,
 };
 
+/**
+ * A post's key by creation (`listSortKeys.postCreated`) read from its key by activity
+ * (`listSortKeys.postActive`, `modified#created#id`), or undefined for a value that is not one.
+ */
+export function postCreatedOfActive(active: string): string | undefined {
+  const at = active.indexOf('#');
+  return at > 0 ? active.slice(at + 1) : undefined;
+}
+
 /** The slug of the post whose text item this key is (`keys.post`), or undefined for any other key. */
 export function parsePostText(key: { PK?: unknown; SK?: unknown }): string | undefined {
   const { PK, SK } = key;

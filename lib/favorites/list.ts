@@ -1,10 +1,10 @@
 import type { Caller } from '#lib/auth/tokens.ts';
-import { batchGet, type BatchResult, type Item } from '#lib/db/batch.ts';
-import { keys, listPartitions, postLists } from '#lib/db/keys.ts';
+import type { BatchResult, Item } from '#lib/db/batch.ts';
+import { listPartitions } from '#lib/db/keys.ts';
 import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/db/query.ts';
 import { PAGE_SIZES, pageOfRead, parsePageRequest, skippedBefore, type ListedPage, type PageRequest } from '#lib/pager.ts';
 import { listParams } from '#lib/lists/list.ts';
-import { readListedPosts } from '#lib/posts/listed.ts';
+import { readPostsById } from '#lib/posts/listed.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import { parseView, type PostView } from '#lib/posts/summary.ts';
 import { profileDetail } from '#lib/users/detail.ts';
@@ -13,8 +13,8 @@ import type { Input } from '#lib/validation.ts';
 // GET /users/detail/{username}/favorites: the user's favorite items, newest first, from GSI1
 // (lib/favorites/favorite.ts), each read as its post. The first page of favorites is queried in
 // parallel with the token and the profile; the posts follow in one BatchGetItem, by the slug
-// each favorite remembers. A post renamed since is found through its `mine` list entry (one more
-// round trip, only then). Posts the caller may not see now (unpublished, deleted and awaiting
+// each favorite remembers. A post renamed since is found through its `mine` list entry (readPostsById:
+// two more round trips, only then). Posts the caller may not see now (unpublished, deleted and awaiting
 // the stream's cleanup) are skipped, and the page is filled from the following favorites.
 
 const PARAMS = ['page', 'page_size', 'cursor', 'view'] as const;
@@ -75,26 +75,9 @@ interface Found {
 /** The posts of these favorites in `view`, in order; undefined where a post is gone. */
 async function postsOf(favorites: Item[], view: PostView): Promise<(PostRecord | undefined)[]> {
   if (favorites.length === 0) return [];
-  const byHint = await readListedPosts(favorites.map((favorite) => String(favorite.slug)), view);
-  const posts = favorites.map((favorite) => matching(byHint, String(favorite.slug), favorite));
-  const renamed = favorites.filter((_, at) => posts[at] === undefined);
-  if (renamed.length === 0) return posts;
-  const entries = await batchGet(renamed.map((favorite) => keys.postEntry(String(favorite.post_id), postLists.mine)));
-  const slugs = new Map(renamed.flatMap((favorite) => {
-    const entry = entries.get(keys.postEntry(String(favorite.post_id), postLists.mine));
-    return entry ? [[String(favorite.post_id), String(entry.slug)] as const] : [];
-  }));
-  if (slugs.size === 0) return posts;
-  const moved = await readListedPosts([...slugs.values()], view);
-  return favorites.map((favorite, at) => {
-    const slug = slugs.get(String(favorite.post_id));
-    return posts[at] ?? (slug === undefined ? undefined : matching(moved, slug, favorite));
-  });
-}
-
-function matching(read: ReadonlyMap<string, PostRecord | undefined>, slug: string, favorite: Item): PostRecord | undefined {
-  const post = read.get(slug);
-  return post && post.id === favorite.post_id ? post : undefined;
+  const refs = favorites.map((favorite) => ({ id: String(favorite.post_id), slug: String(favorite.slug) }));
+  const posts = await readPostsById(refs, view);
+  return refs.map(({ id }) => posts.get(id));
 }
 
 /**

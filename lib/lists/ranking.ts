@@ -1,5 +1,5 @@
 import type { Item } from '#lib/db/batch.ts';
-import { listSortKeys } from '#lib/db/keys.ts';
+import { listSortKeys, postCreatedOfActive } from '#lib/db/keys.ts';
 import { INDEXES } from '#lib/db/table.ts';
 import { skippedBefore, type PageRequest } from '#lib/pager.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
@@ -133,15 +133,13 @@ export function pageWindow(ranked: readonly Ranked[], freshCount: number, reques
 
 /**
  * The fresh posts' places in creation order, told by their entries on `PostsByActive` without
- * reading the posts: an entry's `ActiveSK` is `modified#created#id`, whose tail is the post's key
- * by creation (listSortKeys.postCreated).
+ * reading the posts (postCreatedOfActive).
  */
 export function freshCreatedKeys(freshEntries: readonly Item[]): Map<string, string> {
   const keys = new Map<string, string>();
   for (const entry of freshEntries) {
-    const active = String(entry[INDEXES.postsByActive.sortKey] ?? '');
-    const at = active.indexOf('#');
-    if (at > 0) keys.set(String(entry.post_id), active.slice(at + 1));
+    const created = postCreatedOfActive(String(entry[INDEXES.postsByActive.sortKey] ?? ''));
+    if (created !== undefined) keys.set(String(entry.post_id), created);
   }
   return keys;
 }

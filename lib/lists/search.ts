@@ -1,10 +1,10 @@
 import { batchGet, type Item } from '#lib/db/batch.ts';
-import { keys, postLists } from '#lib/db/keys.ts';
+import { keys } from '#lib/db/keys.ts';
 import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/db/query.ts';
 import { INDEXES } from '#lib/db/table.ts';
 import { pageOf, skippedBefore, type Page, type PageRequest } from '#lib/pager.ts';
 import { entrySortKeys } from '#lib/posts/entries.ts';
-import { readListedPosts } from '#lib/posts/listed.ts';
+import { readPostsById } from '#lib/posts/listed.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import type { PostView } from '#lib/posts/summary.ts';
 import type { Posting } from '#lib/search/postings.ts';
@@ -92,33 +92,19 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   // summary view the text of the others is not read (its size must not make the page's cost):
   // the index, written well before, says their words.
   const freshIds = new Set(freshEntries.map((entry) => String(entry.post_id)));
+  /** Whether a post's words are checked on its text as read. */
+  const checked = (id: string) => view === 'full' || freshIds.has(id);
 
-  /** The posts of `candidates` as read at their slugs (eventually consistent as the index), by id: undefined where another post or none is there. */
-  const readAt = async (candidates: readonly Candidate[]) => {
-    const checked = new Set(candidates.filter(({ id }) => view === 'full' || freshIds.has(id)).map(({ slug }) => slug));
-    const result = await readListedPosts(candidates.map(({ slug }) => slug), view, checked);
-    return new Map(candidates.map(({ id, slug }) => [id, result.get(slug)?.id === id ? result.get(slug) : undefined]));
-  };
   /** Reads the posts not read yet and keeps those that belong. */
   const readPosts = async (wanted: readonly Candidate[]) => {
     const missing = wanted.filter(({ id }) => !read.has(id));
     if (missing.length === 0) return;
-    const found = await readAt(missing);
     // A posting names the slug its post had when the posting was written (a rename rewrites only
-    // the words it changed): a post renamed since is found through its `mine` entry.
-    const lost = missing.filter(({ id }) => found.get(id) === undefined);
-    if (lost.length > 0) {
-      const entries = await batchGet(lost.map(({ id }) => keys.postEntry(id, postLists.mine)), undefined, { consistent: false });
-      const moved = lost.flatMap(({ id, slug }) => {
-        const entry = entries.get(keys.postEntry(id, postLists.mine));
-        return entry && String(entry.slug) !== slug ? [{ id, slug: String(entry.slug) }] : [];
-      });
-      if (moved.length > 0) for (const [id, post] of await readAt(moved)) found.set(id, post);
-    }
+    // the words it changed): readPostsById finds a post renamed since through its `mine` entry.
+    const found = await readPostsById(missing, view, new Set(missing.filter(({ id }) => checked(id)).map(({ id }) => id)));
     for (const { id } of missing) {
       const post = found.get(id);
-      const checked = view === 'full' || freshIds.has(id);
-      const belongs = post !== undefined && list.holds(post) && (sort !== 'featured' || post.is_featured) && (!checked || matchesQuery(postWords(post), words));
+      const belongs = post !== undefined && list.holds(post) && (sort !== 'featured' || post.is_featured) && (!checked(id) || matchesQuery(postWords(post), words));
       read.set(id, belongs ? post : undefined);
     }
   };

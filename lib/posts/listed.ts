@@ -1,5 +1,5 @@
 import { batchGet } from '#lib/db/batch.ts';
-import { keys } from '#lib/db/keys.ts';
+import { keys, postLists } from '#lib/db/keys.ts';
 import { postFromItems, type PostRecord } from './post.ts';
 import { listedPostFromRead, listedPostKeys, needsText, type PostView } from './summary.ts';
 
@@ -41,4 +41,37 @@ export async function readListedPosts(slugs: readonly string[], view: PostView, 
 /** A post read with its text and summary items, as a summary (its description kept, for a search's check of its words). */
 function summaryWithText(post: PostRecord | undefined, fromSummary: PostRecord | undefined): PostRecord | undefined {
   return post && fromSummary?.summary ? { ...post, summary: fromSummary.summary } : undefined;
+}
+
+/** A post to read by id, and the slug it was last known under (a favorite's, a search posting's). */
+export interface PostRef {
+  id: string;
+  slug: string;
+}
+
+/**
+ * The posts `refs` in `view`, by id: each read at the slug it was known under, and one no longer
+ * there (renamed since: another post may hold that slug now) at the slug its `mine` entry names,
+ * which two more round trips read, for those posts only. Undefined for a post gone. `withText`:
+ * the ids whose text a summary read also needs (a search's check of its words).
+ */
+export async function readPostsById(refs: readonly PostRef[], view: PostView, withText: ReadonlySet<string> = new Set()): Promise<Map<string, PostRecord | undefined>> {
+  const readAt = async (at: readonly PostRef[]) => {
+    const read = await readListedPosts(
+      at.map(({ slug }) => slug),
+      view,
+      new Set(at.filter(({ id }) => withText.has(id)).map(({ slug }) => slug)),
+    );
+    return new Map(at.map(({ id, slug }) => [id, read.get(slug)?.id === id ? read.get(slug) : undefined]));
+  };
+  const found = await readAt(refs);
+  const lost = refs.filter(({ id }) => found.get(id) === undefined);
+  if (lost.length === 0) return found;
+  const entries = await batchGet(lost.map(({ id }) => keys.postEntry(id, postLists.mine)));
+  const moved = lost.flatMap(({ id, slug }) => {
+    const entry = entries.get(keys.postEntry(id, postLists.mine));
+    return entry && String(entry.slug) !== slug ? [{ id, slug: String(entry.slug) }] : [];
+  });
+  if (moved.length > 0) for (const [id, post] of await readAt(moved)) found.set(id, post);
+  return found;
 }

@@ -55,7 +55,8 @@ const itemOf = (record: DynamoDBRecord) => JSON.stringify(record.dynamodb?.Keys 
  * is indexed in parallel). An item's first failed record stops that item; the earliest failed
  * record of the batch is the one batch item failure (Lambda's checkpoint for a stream: it resumes
  * from there, and records after it that were handled are handled again, which every reaction
- * allows).
+ * allows). Each record is read once; the reactions' batch hooks are shown the changes read,
+ * before and after.
  */
 export async function processRecords(records: readonly DynamoDBRecord[], reactions: readonly AnyReaction[]): Promise<BatchOutcome> {
   const applied: Record<string, number> = {};
@@ -65,6 +66,15 @@ export async function processRecords(records: readonly DynamoDBRecord[], reactio
     byItem.set(item, [...(byItem.get(item) ?? []), index]);
   });
   let firstFailure: number | undefined;
+  // Each record read once: a record that cannot be read fails when it is handled.
+  const changes = records.map((record) => {
+    try {
+      return tableChange(record);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  });
+  const readable = changes.filter((change): change is TableChange => !(change instanceof Error));
 
   const handle = async (index: number): Promise<boolean> => {
     const record = records[index]!;
@@ -72,7 +82,8 @@ export async function processRecords(records: readonly DynamoDBRecord[], reactio
     try {
       // Each record gets its own retry budget (lib/retry.ts) for the DynamoDB calls of its reactions.
       await withBudget(async () => {
-        const change = tableChange(record);
+        const change = changes[index]!;
+        if (change instanceof Error) throw change;
         for (const reaction of reactions) {
           current = reaction.name;
           const subject = reaction.select(change);
@@ -96,22 +107,13 @@ export async function processRecords(records: readonly DynamoDBRecord[], reactio
       for (const index of indexes) if (!(await handle(index))) break;
     }
   };
+  await aroundBatch(reactions, (reaction) => reaction.beforeBatch?.(readable));
   await Promise.all(Array.from({ length: Math.min(ITEMS_IN_FLIGHT, queue.length) }, worker));
+  await aroundBatch(reactions, (reaction) => reaction.afterBatch?.(readable));
 
   if (firstFailure === undefined) return { response: { batchItemFailures: [] }, processed: records.length, reactions: applied };
   const sequenceNumber = records[firstFailure]!.dynamodb?.SequenceNumber ?? '';
   return { response: { batchItemFailures: [{ itemIdentifier: sequenceNumber }] }, processed: firstFailure, reactions: applied };
-}
-
-/** The changes of the records that can be read (one that cannot fails when it is handled). */
-function readableChanges(records: readonly DynamoDBRecord[]): TableChange[] {
-  return records.flatMap((record) => {
-    try {
-      return [tableChange(record)];
-    } catch {
-      return [];
-    }
-  });
 }
 
 /** Runs a hook of every reaction around a batch: what they tell is advisory, so a failure is logged, not the batch's. */
@@ -161,13 +163,7 @@ export function streamConsumer(reactions: readonly AnyReaction[]): (event: Dynam
       const records = event.Records ?? [];
       const lagMs = batchLagMs(records);
       const usage = { ...emptyUsage(), stream: true as const };
-      const changes = readableChanges(records);
-      const outcome = await withDynamoUsage(usage, async () => {
-        await aroundBatch(reactions, (reaction) => reaction.beforeBatch?.(changes));
-        const done = await processRecords(records, reactions);
-        await aroundBatch(reactions, (reaction) => reaction.afterBatch?.(changes));
-        return done;
-      });
+      const outcome = await withDynamoUsage(usage, () => processRecords(records, reactions));
       const failed = outcome.response.batchItemFailures.length > 0;
       log.info('stream batch', {
         records: records.length,
