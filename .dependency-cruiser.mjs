@@ -26,7 +26,9 @@ const folders = (names) => `^lib/(${names.join('|')})/`;
 
 const layerRules = LAYERS.slice(0, -1).map((layer, at) => ({
   name: `layer-${layer.join('-')}`,
-  comment: `lib/${layer.join(', lib/')} may import only the layers below it, not ${LAYERS.slice(at + 1).flat().join(', ')}`,
+  comment: `lib/${layer.join(', lib/')} may import only the layers below it, not ${LAYERS.slice(at + 1)
+    .flat()
+    .join(', ')}`,
   severity: 'error',
   from: { path: folders(layer) },
   to: { path: folders(LAYERS.slice(at + 1).flat()) },

@@ -257,7 +257,7 @@ export class Monitoring extends Construct {
       name: 'Stream-FailedBatches',
       description:
         'The stream consumer gave up on a batch of records after its retries: the on-failure queue (StreamFailures) holds its ' +
-        "description (shard, sequence numbers). Its changes were not applied (visits or votes of a deleted post left, search " +
+        'description (shard, sequence numbers). Its changes were not applied (visits or votes of a deleted post left, search ' +
         "postings missing). First: the consumer's log lines for those sequence numbers, then read the records from the stream " +
         '(kept 24 hours) and delete the message once handled. The alarm stays on while the queue holds messages.',
       metric: failedBatches,
@@ -282,7 +282,14 @@ export class Monitoring extends Construct {
           period,
         });
       });
-      return new MathExpression({ expression: `SUM([${Object.keys(usingMetrics).map((key) => `FILL(${key}, 0)`).join(', ')}])`, usingMetrics, period, label });
+      return new MathExpression({
+        expression: `SUM([${Object.keys(usingMetrics)
+          .map((key) => `FILL(${key}, 0)`)
+          .join(', ')}])`,
+        usingMetrics,
+        period,
+        label,
+      });
     };
     const readThrottles = throttleSum('ReadThrottleEvents', 'reads throttled (table and indexes)');
     const writeThrottles = throttleSum('WriteThrottleEvents', 'writes throttled (table and indexes)');
@@ -304,7 +311,14 @@ export class Monitoring extends Construct {
       threshold: settings.tableThrottlesAlarmCount,
     });
     const systemErrorsOf = (operation: string) =>
-      new Metric({ namespace: 'AWS/DynamoDB', metricName: 'SystemErrors', dimensionsMap: { TableName: table.tableName, Operation: operation }, statistic: 'Sum', period, label: operation });
+      new Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName: 'SystemErrors',
+        dimensionsMap: { TableName: table.tableName, Operation: operation },
+        statistic: 'Sum',
+        period,
+        label: operation,
+      });
     const systemErrorMetrics = Object.fromEntries(TABLE_OPERATIONS.map((operation) => [operation.toLowerCase(), systemErrorsOf(operation)]));
     this.alarm('TableSystemErrors', {
       name: 'Table-SystemErrors',
@@ -312,7 +326,9 @@ export class Monitoring extends Construct {
         'DynamoDB answered requests of the table with an internal error (HTTP 500) in two of the last three 5-minute periods. ' +
         'The SDK retries them; persistent ones reach clients as 503. First: the AWS Health Dashboard for DynamoDB in this region.',
       metric: new MathExpression({
-        expression: `SUM([${Object.keys(systemErrorMetrics).map((key) => `FILL(${key}, 0)`).join(', ')}])`,
+        expression: `SUM([${Object.keys(systemErrorMetrics)
+          .map((key) => `FILL(${key}, 0)`)
+          .join(', ')}])`,
         usingMetrics: systemErrorMetrics,
         period,
         label: 'system errors',
@@ -341,24 +357,46 @@ export class Monitoring extends Construct {
       ],
       // An alarm status widget shows 100 alarms at most.
       ...chunks(this.alarms, 100).map((alarms, i, all) => [
-        new AlarmStatusWidget({ title: all.length > 1 ? `Alarms (${i + 1} of ${all.length})` : 'Alarms', alarms, width: 24, height: 2 + Math.ceil(alarms.length / 6) }),
+        new AlarmStatusWidget({
+          title: all.length > 1 ? `Alarms (${i + 1} of ${all.length})` : 'Alarms',
+          alarms,
+          width: 24,
+          height: 2 + Math.ceil(alarms.length / 6),
+        }),
       ]),
       [
         graph('API: requests, 4xx, 5xx', [apiMetric('Count', 'Sum', 'requests'), apiMetric('4xx', 'Sum', '4xx'), apiMetric('5xx', 'Sum', '5xx')], {
           right: [serverErrorRate],
         }),
-        graph('API: latency (ms)', [apiMetric('Latency', 'p50', 'p50'), apiMetric('Latency', 'p99', 'p99'), apiMetric('IntegrationLatency', 'p99', 'integration p99')]),
+        graph('API: latency (ms)', [
+          apiMetric('Latency', 'p50', 'p50'),
+          apiMetric('Latency', 'p99', 'p99'),
+          apiMetric('IntegrationLatency', 'p99', 'integration p99'),
+        ]),
       ],
       ...(settings.routeMetrics ? [[graph('Routes: p99 latency (ms)', alarmedRouteKeys().map(routeLatency), { width: 24, height: 8 })]] : []),
       [
-        graph('Functions: errors', perFunction((fn, label) => fn.metricErrors({ statistic: 'Sum', period, label }))),
-        graph('Functions: throttles', perFunction((fn, label) => fn.metricThrottles({ statistic: 'Sum', period, label }))),
+        graph(
+          'Functions: errors',
+          perFunction((fn, label) => fn.metricErrors({ statistic: 'Sum', period, label })),
+        ),
+        graph(
+          'Functions: throttles',
+          perFunction((fn, label) => fn.metricThrottles({ statistic: 'Sum', period, label })),
+        ),
       ],
       [
-        graph('Functions: duration p99 (ms)', perFunction((fn, label) => fn.metricDuration({ statistic: 'p99', period, label }))),
-        graph('Functions: concurrent executions (max)', perFunction((fn, label) => fn.metric('ConcurrentExecutions', { statistic: 'Maximum', period, label })), {
-          right: [new Metric({ namespace: 'AWS/Lambda', metricName: 'ConcurrentExecutions', statistic: 'Maximum', period, label: 'account, all functions' })],
-        }),
+        graph(
+          'Functions: duration p99 (ms)',
+          perFunction((fn, label) => fn.metricDuration({ statistic: 'p99', period, label })),
+        ),
+        graph(
+          'Functions: concurrent executions (max)',
+          perFunction((fn, label) => fn.metric('ConcurrentExecutions', { statistic: 'Maximum', period, label })),
+          {
+            right: [new Metric({ namespace: 'AWS/Lambda', metricName: 'ConcurrentExecutions', statistic: 'Maximum', period, label: 'account, all functions' })],
+          },
+        ),
       ],
       [
         graph('Table: consumed capacity units', [

@@ -27,9 +27,9 @@ export const ACKNOWLEDGMENT_REASONS = {
     'X-Ray active tracing (`cdk deploy -c tracing=true`): xray:PutTraceSegments and xray:PutTelemetryRecords, the two ' +
     'actions CDK grants a traced function, have no resource type, so "*" is the only resource they can be granted on.',
   streamListing:
-    "The stream consumer's event source mapping needs dynamodb:ListStreams, which CDK's DynamoEventSource grants on \"*\": " +
+    'The stream consumer\'s event source mapping needs dynamodb:ListStreams, which CDK\'s DynamoEventSource grants on "*": ' +
     'the action lists stream ARNs and reads no data; reading the stream itself (DescribeStream, GetRecords, ' +
-    'GetShardIterator) is granted on the table\'s stream ARN alone.',
+    "GetShardIterator) is granted on the table's stream ARN alone.",
   onFailureQueue:
     "This queue is the on-failure destination of the table's stream consumer: Lambda writes to it the description of a " +
     'batch it gave up on (shard and sequence numbers; the records stay in the stream for 24 hours). It is itself the ' +
@@ -54,8 +54,7 @@ export const ACKNOWLEDGMENT_REASONS = {
     "The distribution uses CloudFront's default certificate (*.cloudfront.net), whose security policy CloudFront fixes " +
     'whatever MinimumProtocolVersion says. A custom domain with an ACM certificate and TLSv1.2_2021 is the fix, and needs ' +
     'a domain this stack does not own (docs/site.md); browsers negotiate TLS 1.2 or 1.3 with it today.',
-  geoRestriction:
-    'The community is open to readers in every country: no geographic restriction is wanted.',
+  geoRestriction: 'The community is open to readers in every country: no geographic restriction is wanted.',
   waf:
     'No AWS WAF web ACL: one for CloudFront must be made in us-east-1 and is billed monthly plus per request. The API ' +
     'throttles each route on its stage, limits login failures and sign-ups itself, and the site is static files. Add a ' +

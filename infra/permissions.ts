@@ -4,15 +4,7 @@ import type { Route } from '#lib/routes.ts';
 // the action of that item (Put → PutItem, Update → UpdateItem, Delete → DeleteItem,
 // ConditionCheck → ConditionCheckItem); there is no IAM action for the transaction itself.
 
-export type DynamoAction =
-  | 'GetItem'
-  | 'BatchGetItem'
-  | 'Query'
-  | 'PutItem'
-  | 'UpdateItem'
-  | 'DeleteItem'
-  | 'ConditionCheckItem'
-  | 'BatchWriteItem';
+export type DynamoAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'BatchWriteItem';
 
 /** Actions that change data; a read-only function holds none of them. */
 export const WRITE_ACTIONS: readonly DynamoAction[] = ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'];

@@ -22,4 +22,3 @@ export function publicReadsEnvironment(settings: PublicReadSettings): Record<str
     [PUBLIC_CACHE_SECONDS_VARIABLE]: String(settings.publicCacheSeconds),
   };
 }
-

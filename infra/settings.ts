@@ -127,9 +127,7 @@ export class SettingsError extends Error {
   override name = 'SettingsError';
 }
 
-const RETENTION_VALUES = new Set<number>(
-  Object.values(RetentionDays).filter((value): value is number => typeof value === 'number'),
-);
+const RETENTION_VALUES = new Set<number>(Object.values(RetentionDays).filter((value): value is number => typeof value === 'number'));
 
 function text(key: string, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw new SettingsError(`Context "${key}" must be a non-empty string.`);
@@ -299,7 +297,9 @@ const LIMIT_BOUNDS: Record<LimitSetting, number> = {
 function retention(key: string, value: unknown): RetentionDays {
   const days = integer(key, value, 1, 3653);
   if (!RETENTION_VALUES.has(days)) {
-    throw new SettingsError(`Context "${key}" must be one of the CloudWatch Logs retention periods: ${[...RETENTION_VALUES].sort((a, b) => a - b).join(', ')}.`);
+    throw new SettingsError(
+      `Context "${key}" must be one of the CloudWatch Logs retention periods: ${[...RETENTION_VALUES].sort((a, b) => a - b).join(', ')}.`,
+    );
   }
   return days as RetentionDays;
 }

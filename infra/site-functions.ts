@@ -56,7 +56,9 @@ export function hasHashedAssets(folder: string): boolean {
 
 function checkSize(code: string, what: string): string {
   if (Buffer.byteLength(code) > FUNCTION_CODE_LIMIT) {
-    throw new SiteBuildError(`The ${what} function's code is ${Buffer.byteLength(code)} bytes, over CloudFront's ${FUNCTION_CODE_LIMIT}: the site has too many files outside /${HASHED_ASSETS_FOLDER}/.`);
+    throw new SiteBuildError(
+      `The ${what} function's code is ${Buffer.byteLength(code)} bytes, over CloudFront's ${FUNCTION_CODE_LIMIT}: the site has too many files outside /${HASHED_ASSETS_FOLDER}/.`,
+    );
   }
   return code;
 }

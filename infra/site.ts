@@ -69,9 +69,18 @@ export interface SiteProps {
 }
 
 /** The response headers policy's security headers from lib/site/headers.ts: the ones CloudFront has fields for, and the rest as custom headers. */
-export function siteHeadersBehavior(): { securityHeadersBehavior: ResponseSecurityHeadersBehavior; customHeadersBehavior: { customHeaders: ResponseCustomHeader[] } } {
-  const { 'content-security-policy': csp, 'strict-transport-security': hsts, 'x-content-type-options': nosniff, 'x-frame-options': frame, 'referrer-policy': referrer, ...others } =
-    SITE_SECURITY_HEADERS;
+export function siteHeadersBehavior(): {
+  securityHeadersBehavior: ResponseSecurityHeadersBehavior;
+  customHeadersBehavior: { customHeaders: ResponseCustomHeader[] };
+} {
+  const {
+    'content-security-policy': csp,
+    'strict-transport-security': hsts,
+    'x-content-type-options': nosniff,
+    'x-frame-options': frame,
+    'referrer-policy': referrer,
+    ...others
+  } = SITE_SECURITY_HEADERS;
   if (!csp || !hsts || nosniff !== 'nosniff' || !frame || !referrer) throw new Error('lib/site/headers.ts lacks a security header the policy sends.');
   const referrerPolicy = Object.values(HeadersReferrerPolicy).find((value) => value === referrer);
   const frameOption = Object.values(HeadersFrameOption).find((value) => value === frame.toUpperCase());

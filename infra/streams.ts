@@ -31,11 +31,12 @@ export interface StreamEventSourceSettings {
  * (the search index) and to the removal of a post's `mine` entry (a deletion's visits, votes and
  * favorites) only, so Lambda's event filter drops every other record (a post's stats and summary,
  * its other list entries, tokens, profiles, visits) before it costs an invocation: in a burst of
- * creates a batch holds a hundred posts' texts rather than a dozen posts' items. Batches of 100 (Lambda's default for streams: a record's work is bounded, a page of
- * deletions or one post's words, and a failing record is retried alone through the partial batch
- * response); TRIM_HORIZON, so that a new mapping misses nothing still in the stream (24 hours); a
- * few retries, then the batch's description goes to the on-failure queue (its records stay
- * readable in the stream for the rest of their 24 hours).
+ * creates a batch holds a hundred posts' texts rather than a dozen posts' items. Batches of 100
+ * (Lambda's default for streams: a record's work is bounded, a page of deletions or one post's
+ * words, and a failing record is retried alone through the partial batch response); TRIM_HORIZON,
+ * so that a new mapping misses nothing still in the stream (24 hours); a few retries, then the
+ * batch's description goes to the on-failure queue (its records stay readable in the stream for
+ * the rest of their 24 hours).
  */
 export const TABLE_STREAM_CONSUMER: StreamEventSourceSettings = {
   handler: 'streams/table',

@@ -30,7 +30,10 @@ export function tokenTtlDays(): number {
 export function corsAllowedOrigins(): string[] {
   const raw = env.CORS_ALLOWED_ORIGINS?.trim();
   if (!raw) return ['*'];
-  return raw.split(',').map((o) => o.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
 }
 
 /** The variable of the frontend's address (siteUrl()). */

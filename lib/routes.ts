@@ -129,9 +129,7 @@ export function matchSegments(pattern: string, got: string[]): Record<string, st
 }
 
 export type RouteMatch =
-  | { kind: 'route'; route: Route; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
-  | { kind: 'not-found' };
+  { kind: 'route'; route: Route; params: Record<string, string> } | { kind: 'method-not-allowed'; allowed: HttpMethod[] } | { kind: 'not-found' };
 
 /** Resolves a full path (with API_PREFIX) and a method against the route table. */
 export function matchRoute(method: string, fullPath: string): RouteMatch {

@@ -32,7 +32,8 @@ async function loadTracing(): Promise<Tracing> {
       after: capture.after!,
       // Outside the responder (lib/http/endpoint.ts): an error it answered with a 4xx is the
       // client's, and closes the subsegment as a success; a 5xx records the error.
-      onError: (request) => ((request.response as { statusCode?: number } | undefined)?.statusCode ?? 500) < 500 ? capture.after!(request) : capture.onError!(request),
+      onError: (request) =>
+        ((request.response as { statusCode?: number } | undefined)?.statusCode ?? 500) < 500 ? capture.after!(request) : capture.onError!(request),
     },
   };
 }
@@ -48,5 +49,4 @@ declare const TRACER_IN_BUNDLE: boolean | undefined;
  * The Tracer and its middleware when tracing is on; undefined (and nothing loaded) when off. The
  * condition stays one expression: esbuild drops the dead import only when it folds it whole.
  */
-export const tracing: Tracing | undefined =
-  (typeof TRACER_IN_BUNDLE === 'undefined' || TRACER_IN_BUNDLE) && tracingEnabled() ? await loadTracing() : undefined;
+export const tracing: Tracing | undefined = (typeof TRACER_IN_BUNDLE === 'undefined' || TRACER_IN_BUNDLE) && tracingEnabled() ? await loadTracing() : undefined;

@@ -130,8 +130,7 @@ export function check<S extends Specs>(input: Input, specs: S): Checked<S> {
     }
     let raw = input.data[name];
     // A blank form field means "no value" for a nullable field that cannot be blank (DRF).
-    const blankMeansNull =
-      spec.type === 'date' || spec.type === 'boolean' || !('allowBlank' in spec && spec.allowBlank);
+    const blankMeansNull = spec.type === 'date' || spec.type === 'boolean' || !('allowBlank' in spec && spec.allowBlank);
     if (input.form && raw === '' && spec.nullable && blankMeansNull) raw = null;
     if (raw === null) {
       if (spec.nullable) values[name] = null;

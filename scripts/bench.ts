@@ -60,7 +60,11 @@ async function runPart(part: Part): Promise<void> {
     await stack.stop();
   }
   const seconds = (Date.now() - startedAt.getTime()) / 1000;
-  console.log([`Run of ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC (${Math.round(seconds)} s) on ${machine()}: --only ${part}.`, '', ...section].join('\n'));
+  console.log(
+    [`Run of ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC (${Math.round(seconds)} s) on ${machine()}: --only ${part}.`, '', ...section].join(
+      '\n',
+    ),
+  );
   console.error('bench: one part alone; docs/performance.md left as it is');
 }
 
@@ -68,7 +72,11 @@ async function main(): Promise<void> {
   const part = onlyPart(process.argv.slice(2));
   if (part) return runPart(part);
   const startedAt = new Date();
-  const loadSettings = { connections: positiveSetting('BENCH_CONNECTIONS', 8), seconds: positiveSetting('BENCH_SECONDS', 4), rounds: positiveSetting('BENCH_ROUNDS', 5) };
+  const loadSettings = {
+    connections: positiveSetting('BENCH_CONNECTIONS', 8),
+    seconds: positiveSetting('BENCH_SECONDS', 4),
+    rounds: positiveSetting('BENCH_ROUNDS', 5),
+  };
   const repeats = positiveSetting('BENCH_REPEATS', 7);
   const importRuns = positiveSetting('BENCH_IMPORT_RUNS', 21);
   const stack = await startBenchStack();
@@ -86,7 +94,19 @@ async function main(): Promise<void> {
     const load = await measureLoad(stack, loadSettings);
     step('bundles and cold imports');
     const bundles = await measureBundles(importRuns);
-    results = { operations, streamLag, paging, search, load, loadSettings, bundles, importRuns, repeats, startedAt, seconds: (Date.now() - startedAt.getTime()) / 1000 };
+    results = {
+      operations,
+      streamLag,
+      paging,
+      search,
+      load,
+      loadSettings,
+      bundles,
+      importRuns,
+      repeats,
+      startedAt,
+      seconds: (Date.now() - startedAt.getTime()) / 1000,
+    };
   } finally {
     await stack.stop();
   }

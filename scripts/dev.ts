@@ -28,7 +28,13 @@ const vite = await createServer({
 await vite.listen();
 // The address last, once the API answers, so it is the line to click.
 for (let waited = 0; waited < 180_000; waited += 500) {
-  if (await fetch(`http://127.0.0.1:${port}/api/v1`).then((answer) => answer.ok, () => false)) break;
+  if (
+    await fetch(`http://127.0.0.1:${port}/api/v1`).then(
+      (answer) => answer.ok,
+      () => false,
+    )
+  )
+    break;
   await new Promise((done) => setTimeout(done, 500));
 }
 console.log(`\nSite (hot reload): http://127.0.0.1:${vitePort}/   (Vite; /api goes to the API at http://127.0.0.1:${port}/api/v1)\n`);

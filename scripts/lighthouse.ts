@@ -45,8 +45,20 @@ async function call<T>(url: string, init: RequestInit & { json?: unknown; token?
 /** A writer and eight published posts with Markdown, tags and a vote or two: a home page worth measuring. */
 async function seed(api: string): Promise<string> {
   const suffix = Date.now().toString(36);
-  const writer = await call<{ token: string }>(`${api}/users`, { method: 'POST', json: { username: `lighthouse${suffix}`, password: 'measured with care 12' } });
-  const topics = ['Cold starts', 'Single-table design', 'Streams and search', 'Paging with cursors', 'Caching public reads', 'Token auth', 'Markdown safely', 'Lambda costs'];
+  const writer = await call<{ token: string }>(`${api}/users`, {
+    method: 'POST',
+    json: { username: `lighthouse${suffix}`, password: 'measured with care 12' },
+  });
+  const topics = [
+    'Cold starts',
+    'Single-table design',
+    'Streams and search',
+    'Paging with cursors',
+    'Caching public reads',
+    'Token auth',
+    'Markdown safely',
+    'Lambda costs',
+  ];
   let slug = '';
   for (const [i, topic] of topics.entries()) {
     const description = [
@@ -98,7 +110,8 @@ async function measure(url: string, port: number): Promise<Run> {
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
   const scores = Object.fromEntries(CATEGORIES.map((name) => [name, Math.round((lhr.categories[name]?.score ?? 0) * 100)])) as Run['scores'];
-  const items = ((lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? []);
+  const items =
+    (lhr.audits['network-requests']?.details as { items?: { url: string; resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
   const scripts = items.filter((item) => item.resourceType === 'Script').map((item) => ({ url: item.url, transferSize: item.transferSize ?? 0 }));
   const metrics = Object.fromEntries(METRICS.map(([audit, short]) => [short, lhr.audits[audit]?.numericValue ?? NaN])) as Run['metrics'];
   const failed = CATEGORIES.slice(1).flatMap((name) =>
@@ -134,9 +147,13 @@ async function main(): Promise<void> {
     const slug = await seed(`${origin}/api/v1`);
     // The site must be served (a built site at `/`), not the API's JSON 404.
     const home = await fetch(`${origin}/`);
-    if (!(home.headers.get('content-type') ?? '').startsWith('text/html')) throw new Error(`${origin}/ is not the site (${home.status} ${home.headers.get('content-type')})`);
+    if (!(home.headers.get('content-type') ?? '').startsWith('text/html'))
+      throw new Error(`${origin}/ is not the site (${home.status} ${home.headers.get('content-type')})`);
 
-    chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    chrome = await chromeLauncher.launch({
+      chromePath: CHROMIUM,
+      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
     const pages = [
       { name: 'home page', url: `${origin}/` },
       { name: 'post page', url: `${origin}/posts/${slug}` },
@@ -154,7 +171,9 @@ async function main(): Promise<void> {
       const metric = (short: (typeof METRICS)[number][1]) => median(runs.map((run) => run.metrics[short]));
       const failed = [...new Set(runs.flatMap((run) => run.failed))];
       if (failed.length > 0) console.log(`  failed audits: ${failed.join(', ')}`);
-      console.log(`  medians: ${METRICS.map(([, short]) => (short === 'CLS' ? `CLS ${metric(short).toFixed(3)}` : `${short} ${Math.round(metric(short))} ms`)).join(', ')}`);
+      console.log(
+        `  medians: ${METRICS.map(([, short]) => (short === 'CLS' ? `CLS ${metric(short).toFixed(3)}` : `${short} ${Math.round(metric(short))} ms`)).join(', ')}`,
+      );
     }
 
     // The first load's JavaScript: every script Lighthouse saw fetched, lazy chunks included.
@@ -166,7 +185,9 @@ async function main(): Promise<void> {
       const body = Buffer.from(await (await fetch(script.url)).arrayBuffer());
       gzipped += gzipSync(body, { level: 9 }).length;
     }
-    console.log(`home page JavaScript, first load: ${firstHomeScripts.length} scripts, ${(gzipped / 1024).toFixed(1)} KB gzipped (${(wire / 1024).toFixed(1)} KB transferred locally)`);
+    console.log(
+      `home page JavaScript, first load: ${firstHomeScripts.length} scripts, ${(gzipped / 1024).toFixed(1)} KB gzipped (${(wire / 1024).toFixed(1)} KB transferred locally)`,
+    );
     for (const script of firstHomeScripts) console.log(`  ${new URL(script.url).pathname}`);
   } finally {
     await chrome?.kill();

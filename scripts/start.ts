@@ -34,7 +34,7 @@ async function portProblem(port: number, variable: 'PORT' | 'DYNAMODB_PORT', set
     case 'dynamodb-local':
       return [
         `Port ${port} (${variable}), where npm start ${purpose}, is taken by another DynamoDB Local${holder.tables.length > 0 ? ` (tables: ${holder.tables.join(', ')})` : ''}, perhaps one an earlier npm start left behind.`,
-        'npm start runs its own and does not silently serve another one\'s data. Stop that one, or:',
+        "npm start runs its own and does not silently serve another one's data. Stop that one, or:",
         `  use it:          ${command('npm start', { ...settings, DYNAMODB_ENDPOINT: `http://127.0.0.1:${port}` })}`,
         `  run a new one:   ${elsewhere}`,
       ].join('\n');
@@ -59,7 +59,9 @@ async function main(): Promise<void> {
 
   // Both ports first, before anything starts: a taken one is the operator's to resolve.
   const given = dynamodbEndpoint();
-  const problems = (await Promise.all([given ? undefined : portProblem(dynamodbPort, 'DYNAMODB_PORT', settings), portProblem(port, 'PORT', settings)])).filter(Boolean);
+  const problems = (await Promise.all([given ? undefined : portProblem(dynamodbPort, 'DYNAMODB_PORT', settings), portProblem(port, 'PORT', settings)])).filter(
+    Boolean,
+  );
   if (problems.length > 0) {
     console.error(problems.join('\n\n'));
     process.exit(1);
@@ -84,7 +86,9 @@ async function main(): Promise<void> {
     useTable({ endpoint: emulator.endpoint });
     console.log(`DynamoDB Local on ${emulator.endpoint} (${inMemory ? 'in memory' : 'data in .data/'})`);
     if (!emulator.loopbackOnly) {
-      console.log(`  (listening on every network interface: this Java lacks the jdk.compiler module that binds it to 127.0.0.1; install a full JDK or JRE to keep it local)`);
+      console.log(
+        `  (listening on every network interface: this Java lacks the jdk.compiler module that binds it to 127.0.0.1; install a full JDK or JRE to keep it local)`,
+      );
     }
   } else {
     console.log(`Using DynamoDB at ${given}`);
@@ -117,9 +121,7 @@ async function main(): Promise<void> {
       // PUBLIC_READS and PUBLIC_CACHE_SECONDS reach the bundles too, over the template's values.
       apiEnvironment: publicReadVariables(),
       ...(serveSite ? { siteRoot: join(root, 'web', 'dist') } : {}),
-      ...(bundles
-        ? { target: 'bundles' as const, cdkOut: 'cdk.out', functionOutput: 'inherit' as const, ...(lambdaNode ? { node: lambdaNode } : {}) }
-        : {}),
+      ...(bundles ? { target: 'bundles' as const, cdkOut: 'cdk.out', functionOutput: 'inherit' as const, ...(lambdaNode ? { node: lambdaNode } : {}) } : {}),
     });
     streams = await startStreamPollers({ server, tableName: tableName(), region: awsRegion() });
     hasUsers = await anyUserCreated();
@@ -128,7 +130,9 @@ async function main(): Promise<void> {
     await stop(1);
     return;
   }
-  console.log(`API ready at ${server.url} (${bundles ? `bundles from cdk.out on ${lambdaNode ?? `Node.js ${process.version}`}` : 'handlers from source'}, under their IAM roles)`);
+  console.log(
+    `API ready at ${server.url} (${bundles ? `bundles from cdk.out on ${lambdaNode ?? `Node.js ${process.version}`}` : 'handlers from source'}, under their IAM roles)`,
+  );
   for (const source of server.deployment.eventSources) {
     console.log(`Stream consumer ${source.functionName} reading ${source.streamArn} from LATEST (batches of ${source.batchSize})`);
   }

@@ -19,18 +19,14 @@ const USERNAME_PATTERN = /^[\p{L}\p{N}_.@+-]+$/u;
 
 export function checkUsername(username: string): void {
   if (!USERNAME_PATTERN.test(username) || username.length > USERNAME_MAX_LENGTH) {
-    throw new AccountError(
-      `Invalid username "${username}": use up to ${USERNAME_MAX_LENGTH} letters, digits and @/./+/-/_ characters.`,
-    );
+    throw new AccountError(`Invalid username "${username}": use up to ${USERNAME_MAX_LENGTH} letters, digits and @/./+/-/_ characters.`);
   }
 }
 
 /** The credentials item of a user (strongly consistent), if the username could exist and does. */
 export async function getCredentials(username: string): Promise<Item | undefined> {
   if (!username || username.length > USERNAME_MAX_LENGTH) return undefined;
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: keys.userCredentials(username), ConsistentRead: true }),
-  );
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.userCredentials(username), ConsistentRead: true }));
   return Item;
 }
 
@@ -54,7 +50,11 @@ export function newCredentialsItem(user: { id: number; username: string }, passw
 /** Replaces the password hash. */
 export function passwordWrite(username: string, passwordHash: string): TxWrite {
   return {
-    write: tx.update(keys.userCredentials(username), { expression: 'SET password = :hash', values: { ':hash': passwordHash } }, { expression: 'attribute_exists(PK)' }),
+    write: tx.update(
+      keys.userCredentials(username),
+      { expression: 'SET password = :hash', values: { ':hash': passwordHash } },
+      { expression: 'attribute_exists(PK)' },
+    ),
   };
 }
 
@@ -66,7 +66,11 @@ export function credentialsDeactivationWrite(username: string): TxWrite {
 /** Allows logins again (with the password the account had). */
 export function credentialsReactivationWrite(username: string): TxWrite {
   return {
-    write: tx.update(keys.userCredentials(username), { expression: 'SET is_active = :true', values: { ':true': true } }, { expression: 'attribute_exists(PK)' }),
+    write: tx.update(
+      keys.userCredentials(username),
+      { expression: 'SET is_active = :true', values: { ':true': true } },
+      { expression: 'attribute_exists(PK)' },
+    ),
   };
 }
 

@@ -10,8 +10,7 @@ import { verifyPassword } from './passwords.ts';
 import { clearWrite, counterFor, countOf, exhausted, incrementWrite, type Counter } from './rate-limits.ts';
 import { newToken, newTokenItem } from './tokens.ts';
 
-const invalidCredentials = () =>
-  new ValidationError({ non_field_errors: ['Unable to log in with provided credentials.'] });
+const invalidCredentials = () => new ValidationError({ non_field_errors: ['Unable to log in with provided credentials.'] });
 
 /** The failed-login counters a login from `address` for `username` is subject to (docs/api.md, endpoint 1). */
 function failureCounters(username: string, address: string, now: number): { pair: Counter; address: Counter; username: Counter } {
@@ -37,7 +36,10 @@ export async function login(username: string, password: string, address: string)
   // A username that cannot exist has no credentials to read (and could not be a key).
   const credentialsKey = username.length <= USERNAME_MAX_LENGTH ? keys.userCredentials(username) : null;
   const read = await batchGet([...(credentialsKey ? [credentialsKey] : []), ...all.map((counter) => counter.key)]);
-  const throttled = exhausted(all.map((counter) => ({ counter, count: countOf(read.get(counter.key), now) })), now);
+  const throttled = exhausted(
+    all.map((counter) => ({ counter, count: countOf(read.get(counter.key), now) })),
+    now,
+  );
   if (throttled) throw throttled;
   const credentials = credentialsKey ? read.get(credentialsKey) : undefined;
   const usable = usablePasswordHash(credentials);

@@ -56,12 +56,7 @@ function unseal(cursor: string, binding: string): unknown {
  * `attributes`, all short strings, in the expected partition): a cursor is never a malformed
  * request to DynamoDB.
  */
-export function decodeCursor(
-  cursor: string,
-  attributes: string[],
-  partition: { attribute: string; value: string },
-  binding = '',
-): Record<string, string> {
+export function decodeCursor(cursor: string, attributes: string[], partition: { attribute: string; value: string }, binding = ''): Record<string, string> {
   const parsed = unseal(cursor, binding);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InvalidPage();
   const entries = Object.entries(parsed);

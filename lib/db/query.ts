@@ -49,7 +49,11 @@ export function cursorStart(list: ListQuery, cursor: string, words: readonly str
 }
 
 /** One call: up to `limit` items of the list (matching its filter; without a limit, DynamoDB's 1 MB page) from `startKey`, and where the next call starts. */
-export async function queryItems(list: ListQuery, limit: number | undefined, startKey?: Record<string, unknown>): Promise<{ items: Item[]; next?: Record<string, unknown> }> {
+export async function queryItems(
+  list: ListQuery,
+  limit: number | undefined,
+  startKey?: Record<string, unknown>,
+): Promise<{ items: Item[]; next?: Record<string, unknown> }> {
   const response = await query(list, limit, startKey, false);
   return { items: response.Items ?? [], ...(response.LastEvaluatedKey ? { next: response.LastEvaluatedKey } : {}) };
 }
@@ -125,7 +129,12 @@ export async function queryPage(list: ListQuery, request: PageRequest): Promise<
     if (items.length > request.pageSize || !response.LastEvaluatedKey) break;
     startKey = response.LastEvaluatedKey;
   }
-  return pageOfRead(request, items, (item) => cursorAfterItem(list, item), (item) => item);
+  return pageOfRead(
+    request,
+    items,
+    (item) => cursorAfterItem(list, item),
+    (item) => item,
+  );
 }
 
 /**

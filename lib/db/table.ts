@@ -27,8 +27,20 @@ export const POST_ENTRY_PROJECTION = ['slug', 'post_id', 'is_featured', 'publish
 export const INDEXES = {
   /** Overloaded: users and tags newest first; a user's tokens. Small items, read whole. */
   lists: { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL', purpose: 'users, tags, tokens of a user' },
-  postsByCreated: { name: 'PostsByCreated', partitionKey: 'ListPK', sortKey: 'CreatedSK', projection: POST_ENTRY_PROJECTION, purpose: 'post lists by created (newest, featured)' },
-  postsByViews: { name: 'PostsByViews', partitionKey: 'ListPK', sortKey: 'ViewsSK', projection: POST_ENTRY_PROJECTION, purpose: 'post lists by total_visitors' },
+  postsByCreated: {
+    name: 'PostsByCreated',
+    partitionKey: 'ListPK',
+    sortKey: 'CreatedSK',
+    projection: POST_ENTRY_PROJECTION,
+    purpose: 'post lists by created (newest, featured)',
+  },
+  postsByViews: {
+    name: 'PostsByViews',
+    partitionKey: 'ListPK',
+    sortKey: 'ViewsSK',
+    projection: POST_ENTRY_PROJECTION,
+    purpose: 'post lists by total_visitors',
+  },
   postsByVotes: { name: 'PostsByVotes', partitionKey: 'ListPK', sortKey: 'VotesSK', projection: POST_ENTRY_PROJECTION, purpose: 'post lists by rating_likes' },
   postsByActive: { name: 'PostsByActive', partitionKey: 'ListPK', sortKey: 'ActiveSK', projection: POST_ENTRY_PROJECTION, purpose: 'post lists by modified' },
 } as const satisfies Record<string, IndexDefinition>;
@@ -56,8 +68,7 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
         { AttributeName: index.partitionKey, KeyType: 'HASH' },
         { AttributeName: index.sortKey, KeyType: 'RANGE' },
       ],
-      Projection:
-        index.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
+      Projection: index.projection === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
     })),
     // The stream feeds the asynchronous fan-out (functions/streams/table.ts): both images, so a
     // removed item still says what it was.

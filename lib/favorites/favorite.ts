@@ -20,7 +20,9 @@ import { profileFavoritesWrite } from '#lib/profiles/profile.ts';
 
 /** Whether the caller holds the post as a favorite, read strongly consistent. */
 export async function isFavorite(postId: string, userId: number): Promise<boolean> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: keys.favorite(postId, userId), ProjectionExpression: 'PK', ConsistentRead: true }));
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: keys.favorite(postId, userId), ProjectionExpression: 'PK', ConsistentRead: true }),
+  );
   return Item !== undefined;
 }
 
@@ -60,7 +62,8 @@ const REMOVAL_CHUNK = 25;
 
 /** Removes favorites with their profile counts; one already gone (a redelivery) is skipped, its holder not uncounted twice. */
 async function removeChunk(favorites: Item[]): Promise<void> {
-  const writes = (favorite: Item) => removeFavoriteWrites(String(favorite.post_id), { userId: Number(favorite.user_id), username: String(favorite.username) }, () => new AlreadyRemoved());
+  const writes = (favorite: Item) =>
+    removeFavoriteWrites(String(favorite.post_id), { userId: Number(favorite.user_id), username: String(favorite.username) }, () => new AlreadyRemoved());
   try {
     await transactWrite(favorites.flatMap(writes));
   } catch (error) {

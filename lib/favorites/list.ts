@@ -65,7 +65,8 @@ export function openFavorites(username: string, query: Record<string, string | u
 }
 
 /** The posts a favorites list shows: published now, and the user's own drafts to that user. */
-const visibleTo = (caller: Caller | null, username: string) => (post: PostRecord) => post.publish || (caller?.username === username && post.author === username);
+const visibleTo = (caller: Caller | null, username: string) => (post: PostRecord) =>
+  post.publish || (caller?.username === username && post.author === username);
 
 interface Found {
   favorite: Item;
@@ -84,7 +85,11 @@ async function postsOf(favorites: Item[], view: PostView): Promise<(PostRecord |
  * The visible posts of the favorites from the request's start: those a page by number skips
  * left out, then up to one more than a page (to know whether another follows).
  */
-async function collect({ request, list, view }: Request, first: { items: Item[]; next?: Record<string, unknown> }, visible: (post: PostRecord) => boolean): Promise<Found[]> {
+async function collect(
+  { request, list, view }: Request,
+  first: { items: Item[]; next?: Record<string, unknown> },
+  visible: (post: PostRecord) => boolean,
+): Promise<Found[]> {
   let skip = skippedBefore(request);
   const found: Found[] = [];
   let wave: { items: Item[]; next?: Record<string, unknown> } | undefined = first;
@@ -103,5 +108,14 @@ async function collect({ request, list, view }: Request, first: { items: Item[];
 }
 
 function listedPage({ params, request, list }: Request, found: Found[]): ListedPage<PostRecord> {
-  return { params, request, page: pageOfRead(request, found, ({ favorite }) => cursorAfterItem(list, favorite), ({ post }) => post) };
+  return {
+    params,
+    request,
+    page: pageOfRead(
+      request,
+      found,
+      ({ favorite }) => cursorAfterItem(list, favorite),
+      ({ post }) => post,
+    ),
+  };
 }

@@ -9,8 +9,8 @@ import { metrics } from '#lib/metrics.ts';
 
 // The request log: one `request` line per request through the Powertools Logger (lib/log.ts, at
 // info) with its route, status, latency and DynamoDB cost, and in Lambda the request's metrics
-// (lib/metrics.ts), which Powertools' `logMetrics` middleware publishes with a ColdStart metric. The line records only what is listed in RequestRecord, besides the
-// Lambda context's fields: never a header, a query string, a body, a token or a password.
+// (lib/metrics.ts), which Powertools' `logMetrics` middleware publishes with a ColdStart metric.
+// The line records only what is listed in RequestRecord, besides the Lambda context's fields: never a header, a query string, a body, a token or a password.
 
 /** Everything one request's log line holds, besides what the logger adds. */
 export interface RequestRecord {

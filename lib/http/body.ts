@@ -86,9 +86,7 @@ export async function parseBody(request: Request): Promise<Input> {
       throw new ParseError('Form parse error - malformed application/x-www-form-urlencoded body.');
     }
     // A repeated form field counts once, with its last value (as Django's QueryDict).
-    const data = Object.fromEntries(
-      Object.entries(fields).map(([name, value]) => [name, Array.isArray(value) ? value[value.length - 1] : value]),
-    );
+    const data = Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, Array.isArray(value) ? value[value.length - 1] : value]));
     return { data, form: true };
   }
   throw new UnsupportedMediaType(contentType);

@@ -89,7 +89,10 @@ function belongs(list: PostList, sort: PostSort, post: PostRecord | undefined, e
 
 /** The posts of `entries` in `view`, in order; undefined where a post is gone or no longer belongs. */
 async function loadPosts(list: PostList, sort: PostSort, entries: Item[], view: PostView): Promise<(PostRecord | undefined)[]> {
-  const read = await readListedPosts(entries.map((entry) => String(entry.slug)), view);
+  const read = await readListedPosts(
+    entries.map((entry) => String(entry.slug)),
+    view,
+  );
   return entries.map((entry) => {
     const post = read.get(String(entry.slug));
     return belongs(list, sort, post, entry) ? post : undefined;

@@ -52,7 +52,13 @@ export function mineReads(authorization: string | undefined, query: Record<strin
 }
 
 /** The caller's own posts, published and drafts (`publish` keeps one kind), with their count. */
-export async function myPosts(caller: Caller, opened: OpenedMine, read: BatchResult, query: Record<string, string | undefined>, body: Input): Promise<ListedPage<PostRecord>> {
+export async function myPosts(
+  caller: Caller,
+  opened: OpenedMine,
+  read: BatchResult,
+  query: Record<string, string | undefined>,
+  body: Input,
+): Promise<ListedPage<PostRecord>> {
   // A token issued before tokens named their user reads the list, and its counts, only now.
   const mine = opened.userId === caller.userId ? opened : openFor(caller.userId, query, body);
   const key = userPostTotalsKey(caller.userId);

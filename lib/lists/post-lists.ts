@@ -68,6 +68,12 @@ export const POST_LISTS = {
   },
   mine: (userId: number, publish?: boolean): PostList => {
     const mayHold = (post: IndexedFields) => post.author_id === userId && (publish === undefined || post.publish === publish);
-    return { partition: listPartitions.mine(userId), entry: postLists.mine, ...(publish === undefined ? {} : { publishFilter: publish }), holds: mayHold, mayHold };
+    return {
+      partition: listPartitions.mine(userId),
+      entry: postLists.mine,
+      ...(publish === undefined ? {} : { publishFilter: publish }),
+      holds: mayHold,
+      mayHold,
+    };
   },
 };

@@ -60,7 +60,11 @@ export type RankingPlan = (
 ) & { fresh: Candidate[] };
 
 /** A post's rank as its entry in the list states it: the entry's slug and its sort key. */
-export const entryRank = (entry: Item, sortAttribute: string): Ranked => ({ id: String(entry.post_id), slug: String(entry.slug), key: String(entry[sortAttribute]) });
+export const entryRank = (entry: Item, sortAttribute: string): Ranked => ({
+  id: String(entry.post_id),
+  slug: String(entry.slug),
+  key: String(entry[sortAttribute]),
+});
 
 /** Orders ranks by key, the highest first; equal keys keep their order. */
 export const byKeyDescending = (a: { key: string }, b: { key: string }) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);
@@ -88,7 +92,11 @@ export function planRanking(input: RankingInput): RankingPlan {
 
   if (sortAttribute === INDEXES.postsByCreated.sortKey && (!byEntries || members)) {
     const slugOf = (id: string, slug: string) => freshSlugs.get(id) ?? members?.get(id) ?? slug;
-    const ranked = matching.map((posting) => ({ id: posting.post_id, slug: slugOf(posting.post_id, posting.slug), key: listSortKeys.postCreated(posting.created, posting.post_id) }));
+    const ranked = matching.map((posting) => ({
+      id: posting.post_id,
+      slug: slugOf(posting.post_id, posting.slug),
+      key: listSortKeys.postCreated(posting.created, posting.post_id),
+    }));
     return { by: 'created', ranked, fresh };
   }
   const matches = matching.map((posting) => ({ id: posting.post_id, slug: freshSlugs.get(posting.post_id) ?? posting.slug }));
@@ -124,7 +132,12 @@ export function rankByEntries(matches: readonly Candidate[], entryOf: (id: strin
  * reaches back before the page by as many as there are; the ranks before it (`from`) are taken
  * as the index gives them. One rank past the page tells whether another follows.
  */
-export function pageWindow(ranked: readonly Ranked[], freshCount: number, request: PageRequest, after: string | undefined): { ranked: Ranked[]; from: number; window: Ranked[] } {
+export function pageWindow(
+  ranked: readonly Ranked[],
+  freshCount: number,
+  request: PageRequest,
+  after: string | undefined,
+): { ranked: Ranked[]; from: number; window: Ranked[] } {
   const sorted = [...ranked].sort(byKeyDescending).filter(({ key }) => after === undefined || key < after);
   const skipped = skippedBefore(request);
   const from = Math.max(0, skipped - freshCount);
@@ -150,7 +163,12 @@ export function freshCreatedKeys(freshEntries: readonly Item[]): Map<string, str
  * when the index has that many: a post below it has a whole page and one more above it). A fresh
  * post whose key is unknown is always in reach, first.
  */
-export function freshInReach(fresh: readonly Candidate[], keys: ReadonlyMap<string, string>, boundary: string | undefined, after: string | undefined): Candidate[] {
+export function freshInReach(
+  fresh: readonly Candidate[],
+  keys: ReadonlyMap<string, string>,
+  boundary: string | undefined,
+  after: string | undefined,
+): Candidate[] {
   const unknown = fresh.filter(({ id }) => !keys.has(id));
   const known = fresh
     .flatMap((candidate) => {

@@ -55,13 +55,21 @@ const sharedTags = (post: PostRecord, other: PostRecord): number => other.tag_sl
  * post without tags. `read` is the read made with the token (postReads); `view` from the query
  * string or the GET body as a list's, checked after the post (a post the caller cannot see is a 404 first).
  */
-export async function relatedPosts(caller: Caller | null, slug: string, read: BatchResult, params: { query: Record<string, string | undefined>; body: Input }): Promise<PostRecord[]> {
+export async function relatedPosts(
+  caller: Caller | null,
+  slug: string,
+  read: BatchResult,
+  params: { query: Record<string, string | undefined>; body: Input },
+): Promise<PostRecord[]> {
   const post = visiblePost(postFromRead(read, slug), caller);
   const view = parseView(listParams(params.query, params.body, ['view']).view);
   if (post.tag_slugs.length === 0) return [];
   const chosen = rankCandidates(post.id, await Promise.all(post.tag_slugs.map(newestOfTag))).slice(0, RELATED.limit);
   if (chosen.length === 0) return [];
-  const posts = await readListedPosts(chosen.map((candidate) => candidate.slug), view);
+  const posts = await readListedPosts(
+    chosen.map((candidate) => candidate.slug),
+    view,
+  );
   // The index may trail a write by a moment: a post since deleted, unpublished, renamed or
   // untagged is left out, and the order is the one of the tags the posts carry now.
   const kept = chosen.flatMap((candidate) => {

@@ -10,7 +10,19 @@ import type { PostView } from '#lib/posts/summary.ts';
 import type { Posting } from '#lib/search/postings.ts';
 import { matchesQuery, postWords } from '#lib/search/words.ts';
 import type { PostList, PostSort } from './post-lists.ts';
-import { freshCreatedKeys, freshInReach, membersByEntries, pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type Candidate, type LeadingEntries, type Ranked } from './ranking.ts';
+import {
+  freshCreatedKeys,
+  freshInReach,
+  membersByEntries,
+  pageWindow,
+  planRanking,
+  rankByEntries,
+  rankByPosts,
+  rankedPage,
+  type Candidate,
+  type LeadingEntries,
+  type Ranked,
+} from './ranking.ts';
 
 // A page of a list with `q` (docs/api.md, endpoint 10's `q`). The posts come from the search
 // index (lib/search/find.ts), read in the first round trip with the token and, in the same round, the
@@ -57,7 +69,8 @@ export const LEADING_LIMIT = 1_000;
  * Whether a search reads the list's leading entries: to rank by what the postings do not carry
  * (counts, activity), or to tell the list's posts (membersByEntries: the tags, the featured flag).
  */
-export const readsLeadingEntries = (list: PostList, sort: PostSort) => sort === 'views' || sort === 'votes' || sort === 'active' || membersByEntries(list, sort);
+export const readsLeadingEntries = (list: PostList, sort: PostSort) =>
+  sort === 'views' || sort === 'votes' || sort === 'active' || membersByEntries(list, sort);
 
 /** The leading entries of `index`, from where `request`'s cursor starts (an invalid cursor rejects as the page would). */
 export async function leadingEntries(index: ListQuery, request: PageRequest, words: readonly string[], sitewide: boolean): Promise<LeadingEntries> {
@@ -104,7 +117,8 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
     const found = await readPostsById(missing, view, new Set(missing.filter(({ id }) => checked(id)).map(({ id }) => id)));
     for (const { id } of missing) {
       const post = found.get(id);
-      const belongs = post !== undefined && list.holds(post) && (sort !== 'featured' || post.is_featured) && (!checked(id) || matchesQuery(postWords(post), words));
+      const belongs =
+        post !== undefined && list.holds(post) && (sort !== 'featured' || post.is_featured) && (!checked(id) || matchesQuery(postWords(post), words));
       read.set(id, belongs ? post : undefined);
     }
   };
@@ -120,7 +134,11 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
     ranked = rankByPosts(plan.matches, read, keyOf);
   } else {
     const [entries] = await Promise.all([
-      batchGet(plan.matches.map(({ id }) => keys.postEntry(id, scope.entryList)), undefined, { consistent: false }),
+      batchGet(
+        plan.matches.map(({ id }) => keys.postEntry(id, scope.entryList)),
+        undefined,
+        { consistent: false },
+      ),
       readPosts(fresh),
     ]);
     ranked = rankByEntries(plan.matches, (id) => entries.get(keys.postEntry(id, scope.entryList)), sortAttribute);
@@ -147,6 +165,10 @@ export async function searchPage(scope: SearchScope, postings: Posting[], freshE
   }
   const { posts, hasNext } = rankedPage(window, freshRead, read, keyOf, request, after);
   const cursorOf = ({ post, key }: { post: PostRecord; key: string }) =>
-    cursorAfterItem(index, { ...keys.postEntry(post.id, scope.entryList), [INDEXES[index.index].partitionKey]: index.partition, [sortAttribute]: key }, scope.words);
+    cursorAfterItem(
+      index,
+      { ...keys.postEntry(post.id, scope.entryList), [INDEXES[index.index].partitionKey]: index.partition, [sortAttribute]: key },
+      scope.words,
+    );
   return pageOf(request, posts, hasNext, cursorOf, ({ post }) => post);
 }

@@ -39,7 +39,10 @@ function body(description: string, jsonSchema: string, formSchema: string, requi
     content: {
       [JSON_TYPE]: { schema: ref(jsonSchema), ...(example ? { example } : {}) },
       // A form's fields are text: `publish=true`.
-      [FORM_TYPE]: { schema: ref(formSchema), ...(example ? { example: Object.fromEntries(Object.entries(example).map(([name, value]) => [name, String(value)])) } : {}) },
+      [FORM_TYPE]: {
+        schema: ref(formSchema),
+        ...(example ? { example: Object.fromEntries(Object.entries(example).map(([name, value]) => [name, String(value)])) } : {}),
+      },
     },
   };
 }
@@ -53,7 +56,8 @@ const HEADERS = {
   Allow: { description: 'The methods of the path, e.g. `GET, POST`.', required: true, schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' } },
   'Retry-After': { description: 'Seconds to wait before trying again.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
   ETag: {
-    description: 'Always sent: a strong validator of the body as sent (as of a GET, also on HEAD); send it back in `If-None-Match` to get 304 while the body is the same.',
+    description:
+      'Always sent: a strong validator of the body as sent (as of a GET, also on HEAD); send it back in `If-None-Match` to get 304 while the body is the same.',
     schema: { type: 'string', pattern: '^"[^"]*"$' },
   },
   'Cache-Control': {
@@ -62,7 +66,10 @@ const HEADERS = {
       'Requests with a token: `private, no-cache`.',
     schema: { type: 'string', pattern: '^(public, max-age=0, s-maxage=[0-9]+|public, no-cache|private, no-cache)$' },
   },
-  Vary: { description: 'Always sent: the answer depends on the `Authorization` and `Origin` of the request.', schema: { type: 'string', const: 'Authorization, Origin' } },
+  Vary: {
+    description: 'Always sent: the answer depends on the `Authorization` and `Origin` of the request.',
+    schema: { type: 'string', const: 'Authorization, Origin' },
+  },
   'X-Total-Count': {
     description:
       'How many items the whole list holds (all its pages), as committed: sent unless the request searches (a `q` that holds a word; ' +
@@ -77,7 +84,8 @@ const VALIDATED_HEADERS = { ETag: HEADERS.ETag, 'Cache-Control': HEADERS['Cache-
 /** Shared responses, referenced by the operations. */
 const RESPONSES: Record<string, JsonObject> = {
   Unauthorized: {
-    description: 'No valid token: no `Authorization` header, one not of the form `Token <value>` (credentials not provided), or an unknown, revoked or expired token.',
+    description:
+      'No valid token: no `Authorization` header, one not of the form `Token <value>` (credentials not provided), or an unknown, revoked or expired token.',
     headers: { 'WWW-Authenticate': HEADERS['WWW-Authenticate'] },
     content: json(detail(AUTH_TEXTS), { detail: 'Invalid token.' }),
   },
@@ -88,7 +96,7 @@ const RESPONSES: Record<string, JsonObject> = {
   },
   NotFoundOrInvalidPage: {
     description:
-      '`Not found.`: the list\'s owner (the tag or user of the path) does not exist. `Invalid page.`: `page` is not a positive integer or ' +
+      "`Not found.`: the list's owner (the tag or user of the path) does not exist. `Invalid page.`: `page` is not a positive integer or " +
       'lies past the end, or `cursor` is malformed or belongs to another list.',
     content: json(detail(['Not found.', 'Invalid page.']), { detail: 'Not found.' }),
   },
@@ -111,18 +119,23 @@ const RESPONSES: Record<string, JsonObject> = {
   },
   Throttled: {
     description:
-      'Too many attempts from this source address or for this username (`detail`, with `Retry-After`: seconds until the window ends); or, deployed, the API\'s own rate limit (API Gateway\'s `message`).',
+      "Too many attempts from this source address or for this username (`detail`, with `Retry-After`: seconds until the window ends); or, deployed, the API's own rate limit (API Gateway's `message`).",
     headers: { 'Retry-After': { ...HEADERS['Retry-After'], required: false } },
     content: json({ anyOf: [ref('Detail'), ref('GatewayMessage')] }, { detail: 'Request was throttled. Expected available in 60 seconds.' }),
   },
   ServerError: {
-    description: "An unexpected failure; the details go to the log only. API Gateway's `message` when the function itself failed (crashed, or its answer exceeded Lambda's 6 MB).",
+    description:
+      "An unexpected failure; the details go to the log only. API Gateway's `message` when the function itself failed (crashed, or its answer exceeded Lambda's 6 MB).",
     content: json({ anyOf: [detail(['A server error occurred.']), ref('GatewayMessage')] }, { detail: 'A server error occurred.' }),
   },
   ServiceUnavailable: {
-    description: 'DynamoDB is throttling, or a write kept losing races with concurrent writes; try again (API Gateway sends `message` when Lambda itself is throttled or the function did not answer in time).',
+    description:
+      'DynamoDB is throttling, or a write kept losing races with concurrent writes; try again (API Gateway sends `message` when Lambda itself is throttled or the function did not answer in time).',
     headers: { 'Retry-After': { ...HEADERS['Retry-After'], required: false } },
-    content: json({ anyOf: [detail(['The service is busy. Please try again shortly.']), ref('GatewayMessage')] }, { detail: 'The service is busy. Please try again shortly.' }),
+    content: json(
+      { anyOf: [detail(['The service is busy. Please try again shortly.']), ref('GatewayMessage')] },
+      { detail: 'The service is busy. Please try again shortly.' },
+    ),
   },
   Preflight: {
     description:
@@ -342,7 +355,10 @@ const OPERATIONS: Record<string, OperationSpec> = {
       'Unknown user, wrong password, a deactivated account and an account without a password all get the same 400. ' +
       'Failed logins are limited per username and source address, per address and per username (429 with `Retry-After` until the window passes). ' +
       'On the docs page, a successful login here authorizes the page with the new token.',
-    requestBody: body('The credentials; `password` is taken as sent (not trimmed).', 'Credentials', 'Credentials', true, { username: 'alice', password: 'correct horse battery' }),
+    requestBody: body('The credentials; `password` is taken as sent (not trimmed).', 'Credentials', 'Credentials', true, {
+      username: 'alice',
+      password: 'correct horse battery',
+    }),
     success: { '200': { description: 'The new token.', content: json(ref('TokenResponse'), { token: 'ab146675a2c6da2b404ba8d5e34d5dc21aa5fa2d' }) } },
     fields: ['username', 'password'],
     throttled: true,
@@ -363,8 +379,13 @@ const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'checkAuth',
     tag: 'Authentication',
     summary: 'Check the token',
-    description: 'Whose token this is; `token` echoes the caller\'s token.',
-    success: { '200': { description: 'The authentication record.', content: json(ref('AuthRecord'), { id: 1, token: 'caeebe15548e97bbd35e1c539b5fc99877ad6c71', username: 'alice' }) } },
+    description: "Whose token this is; `token` echoes the caller's token.",
+    success: {
+      '200': {
+        description: 'The authentication record.',
+        content: json(ref('AuthRecord'), { id: 1, token: 'caeebe15548e97bbd35e1c539b5fc99877ad6c71', username: 'alice' }),
+      },
+    },
   },
   'users/list': {
     operationId: 'listUsers',
@@ -379,8 +400,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'getUser',
     tag: 'Users',
     summary: 'Get a profile',
-    description:
-      "One user's profile, also of a deactivated user (their posts stay published and link to it); the users list leaves deactivated users out.",
+    description: "One user's profile, also of a deactivated user (their posts stay published and link to it); the users list leaves deactivated users out.",
     success: { '200': { description: 'The profile.', content: json(ref('Profile'), EXAMPLE_PROFILE) } },
     notFound: 'NotFound',
   },
@@ -390,8 +410,12 @@ const OPERATIONS: Record<string, OperationSpec> = {
     summary: 'Update your profile',
     description:
       'The owner changes any subset of the editable fields; omitted fields keep their value; read-only and unknown fields are ignored. ' +
-      'Checks run in this order: authentication; 404 for an unknown user, 403 for another user\'s profile (deactivated or not); validation.',
-    requestBody: body('Editable fields.', 'ProfileUpdate', 'ProfileUpdateForm', false, { display_name: 'Alice A.', website: 'https://alice.example.com', birth_date: '1990-04-01' }),
+      "Checks run in this order: authentication; 404 for an unknown user, 403 for another user's profile (deactivated or not); validation.",
+    requestBody: body('Editable fields.', 'ProfileUpdate', 'ProfileUpdateForm', false, {
+      display_name: 'Alice A.',
+      website: 'https://alice.example.com',
+      birth_date: '1990-04-01',
+    }),
     success: { '200': { description: 'The updated profile.', content: json(ref('Profile'), EXAMPLE_PROFILE) } },
     fields: PROFILE_FIELDS,
     notFound: 'NotFound',
@@ -406,7 +430,12 @@ const OPERATIONS: Record<string, OperationSpec> = {
       '403 when the deployment or an administrator has closed sign-up; 429 after too many attempts from the source address (every attempt counts, whatever its outcome). ' +
       'A username taken in any case is reported as taken.',
     requestBody: body('The new account.', 'SignUp', 'SignUp', true, { username: 'alice', password: 'correct horse battery' }),
-    success: { '201': { description: 'The new account and its token.', content: json(ref('SignUpResponse'), { id: 7, username: 'alice', token: 'ab146675a2c6da2b404ba8d5e34d5dc21aa5fa2d' }) } },
+    success: {
+      '201': {
+        description: 'The new account and its token.',
+        content: json(ref('SignUpResponse'), { id: 7, username: 'alice', token: 'ab146675a2c6da2b404ba8d5e34d5dc21aa5fa2d' }),
+      },
+    },
     fields: ['username', 'password'],
     forbidden: 'Sign-up is closed.',
     forbiddenWhen: 'Sign-up is closed (`SIGNUP=closed`, or closed by an administrator); nothing is created.',
@@ -417,9 +446,12 @@ const OPERATIONS: Record<string, OperationSpec> = {
     tag: 'Users',
     summary: 'Change your password',
     description:
-      'The owner gives the current password and a new one (checked as at sign-up). Every other token of the user stops working; the caller\'s keeps working. ' +
-      'Checks run in this order: authentication; 404 for an unknown user, 403 for another user\'s account; validation.',
-    requestBody: body('The current and the new password.', 'PasswordChange', 'PasswordChange', true, { old_password: 'correct horse battery', new_password: 'another long passphrase' }),
+      "The owner gives the current password and a new one (checked as at sign-up). Every other token of the user stops working; the caller's keeps working. " +
+      "Checks run in this order: authentication; 404 for an unknown user, 403 for another user's account; validation.",
+    requestBody: body('The current and the new password.', 'PasswordChange', 'PasswordChange', true, {
+      old_password: 'correct horse battery',
+      new_password: 'another long passphrase',
+    }),
     success: { '200': { description: 'Changed.', content: json(detail(['Password changed.']), { detail: 'Password changed.' }) } },
     fields: ['old_password', 'new_password'],
     notFound: 'NotFound',
@@ -441,7 +473,8 @@ const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'createTag',
     tag: 'Tags',
     summary: 'Create a tag',
-    description: 'Any authenticated user may. A taken title (compared case-insensitively), or a taken `slug` given in the request, is a 409; a slug derived from the title that is taken gets `-1`, `-2`, ... as a post\'s does.',
+    description:
+      "Any authenticated user may. A taken title (compared case-insensitively), or a taken `slug` given in the request, is a 409; a slug derived from the title that is taken gets `-1`, `-2`, ... as a post's does.",
     requestBody: body('The tag.', 'TagCreate', 'TagCreate', true, { title: 'AWS Lambda', slug: 'lambda' }),
     success: { '201': { description: 'The new tag.', content: json(ref('Tag'), EXAMPLE_TAG) } },
     fields: ['title', 'slug'],
@@ -527,7 +560,12 @@ const OPERATIONS: Record<string, OperationSpec> = {
     description:
       'A post by the caller. The slug is derived from the title (`-1`, `-2`, ... when taken). `slug`, `author`, `is_featured`, ' +
       'timestamps and counters in the body are ignored; counters start at 0.',
-    requestBody: body('The post.', 'PostCreate', 'PostCreateForm', true, { title: 'Hello World', description: 'First *post*', tags: 'AWS Lambda, serverless', publish: true }),
+    requestBody: body('The post.', 'PostCreate', 'PostCreateForm', true, {
+      title: 'Hello World',
+      description: 'First *post*',
+      tags: 'AWS Lambda, serverless',
+      publish: true,
+    }),
     success: { '201': { description: 'The new post.', content: json(ref('Post'), EXAMPLE_POST) } },
     fields: ['title', 'description', 'tags', 'keywords', 'meta_description', 'publish'],
   },
@@ -551,7 +589,9 @@ const OPERATIONS: Record<string, OperationSpec> = {
       "the post's tags. A post without tags, or without neighbours, answers `[]`. The post itself may be the caller's own draft; another " +
       "user's draft, or an unknown slug, is 404. A bare array: no paging, no `Link`.",
     parameters: [VIEW_PARAMETER],
-    success: { '200': { description: 'The related posts.', content: json({ type: 'array', items: ref('ListedPost'), maxItems: RELATED.limit }, [EXAMPLE_POST]) } },
+    success: {
+      '200': { description: 'The related posts.', content: json({ type: 'array', items: ref('ListedPost'), maxItems: RELATED.limit }, [EXAMPLE_POST]) },
+    },
     fields: ['view'],
     badRequestExample: VIEW_REFUSED,
     notFound: 'NotFound',
@@ -571,7 +611,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
     notFound: 'NotFound',
     forbidden: 'You are not owner of this post!',
     conflict: 'The post was changed since you read it.',
-    conflictWhen: '`modified` was given and is not the post\'s current `modified`: someone changed it since; nothing changes.',
+    conflictWhen: "`modified` was given and is not the post's current `modified`: someone changed it since; nothing changes.",
   },
   'posts/delete': {
     operationId: 'deletePost',
@@ -587,8 +627,8 @@ const OPERATIONS: Record<string, OperationSpec> = {
     tag: 'Posts',
     summary: 'RSS feed of the newest posts',
     description:
-      'RSS 2.0: the 20 newest published posts (of one tag with `tag`), newest first, each with `title`, `link` = `guid` (the frontend\'s ' +
-      '`<SITE_URL>/posts/<slug>` when the deployment sets SITE_URL, else this API\'s post detail URL), `description` (the ' +
+      "RSS 2.0: the 20 newest published posts (of one tag with `tag`), newest first, each with `title`, `link` = `guid` (the frontend's " +
+      "`<SITE_URL>/posts/<slug>` when the deployment sets SITE_URL, else this API's post detail URL), `description` (the " +
       '`meta_description`, or the first 300 characters of the description), `pubDate` (RFC 822 of `created`), `dc:creator` (the ' +
       'author) and one `category` per tag title. No token needed (an `Authorization` header is not looked at). Conditional ' +
       'requests: `If-None-Match` (weak comparison, lists, `*`) decides when sent, else `If-Modified-Since`; a current copy gets 304. ' +
@@ -681,8 +721,8 @@ const OPERATIONS: Record<string, OperationSpec> = {
     tag: 'Favorites',
     summary: "List a user's favorite posts",
     description:
-      "The posts the user `{username}` holds as favorites, newest favorite first, as `GET /posts` shows posts: only posts published now, " +
-      'and the user\'s own drafts when the caller is that user. An unknown user is a 404 `Not found.`. ' +
+      'The posts the user `{username}` holds as favorites, newest favorite first, as `GET /posts` shows posts: only posts published now, ' +
+      "and the user's own drafts when the caller is that user. An unknown user is a 404 `Not found.`. " +
       'Parameters are read from the query string, and from a form or JSON body of the GET request when the query string lacks them.',
     parameters: [...PAGE_PARAMETERS('posts'), VIEW_PARAMETER],
     requestBody: listRequestBody('PageParameters'),
@@ -695,7 +735,8 @@ const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'getApiIndex',
     tag: 'Documentation',
     summary: 'Index of the API',
-    description: 'The URLs of the docs page and of this document, and every endpoint (method, path, summary, whether it needs a token). URLs use the host the request was sent to.',
+    description:
+      'The URLs of the docs page and of this document, and every endpoint (method, path, summary, whether it needs a token). URLs use the host the request was sent to.',
     success: { '200': { description: 'The index.', content: json(ref('ApiIndex')) } },
     readsBody: false,
     database: false,
@@ -765,15 +806,21 @@ function operation(route: Route): JsonObject {
       description: 'Invalid input: field errors, or a body that could not be parsed (`detail`).',
       content: json(
         { anyOf: [fieldErrors(spec.fields ?? []), ref('Detail')] },
-        spec.badRequestExample ?? (spec.fields?.length ? { [spec.fields[0]!]: ['This field is required.'] } : { detail: 'JSON parse error - unexpected end of input.' }),
+        spec.badRequestExample ??
+          (spec.fields?.length ? { [spec.fields[0]!]: ['This field is required.'] } : { detail: 'JSON parse error - unexpected end of input.' }),
       ),
     };
   }
   if (spec.unauthorized) responses['401'] = spec.unauthorized;
   else if (!route.public) responses['401'] = responseRef('Unauthorized');
-  if (spec.forbidden) responses['403'] = { description: spec.forbiddenWhen ?? 'Not the owner; nothing changes.', content: json(detail([spec.forbidden]), { detail: spec.forbidden }) };
+  if (spec.forbidden)
+    responses['403'] = {
+      description: spec.forbiddenWhen ?? 'Not the owner; nothing changes.',
+      content: json(detail([spec.forbidden]), { detail: spec.forbidden }),
+    };
   if (spec.notFound) responses['404'] = responseRef(spec.notFound);
-  if (spec.conflict) responses['409'] = { description: spec.conflictWhen ?? 'Already exists.', content: json(detail([spec.conflict]), { detail: spec.conflict }) };
+  if (spec.conflict)
+    responses['409'] = { description: spec.conflictWhen ?? 'Already exists.', content: json(detail([spec.conflict]), { detail: spec.conflict }) };
   if (route.validated) validate(responses);
   if (spec.readsBody !== false) {
     responses['413'] = responseRef('PayloadTooLarge');
@@ -831,7 +878,13 @@ function preflightOperation(path: string, methods: readonly string[]): JsonObjec
     security: [],
     parameters: [
       ...pathParameters(path),
-      { name: 'Origin', in: 'header', description: "The page's origin; the CORS headers are answered when it is allowed.", schema: { type: 'string' }, example: 'https://app.example.com' },
+      {
+        name: 'Origin',
+        in: 'header',
+        description: "The page's origin; the CORS headers are answered when it is allowed.",
+        schema: { type: 'string' },
+        example: 'https://app.example.com',
+      },
       {
         name: 'Access-Control-Request-Method',
         in: 'header',
@@ -839,7 +892,13 @@ function preflightOperation(path: string, methods: readonly string[]): JsonObjec
         schema: { type: 'string' },
         example: methods[0],
       },
-      { name: 'Access-Control-Request-Headers', in: 'header', description: 'The headers the request to come will carry.', schema: { type: 'string' }, example: 'authorization' },
+      {
+        name: 'Access-Control-Request-Headers',
+        in: 'header',
+        description: 'The headers the request to come will carry.',
+        schema: { type: 'string' },
+        example: 'authorization',
+      },
     ],
     responses: sortByStatus({
       '204': responseRef('Preflight'),
@@ -903,13 +962,38 @@ ${CORS_EXPOSED_HEADERS.map((header) => `\`${header}\``).join(', ')}.
  * path stay together.
  */
 const DOCUMENT_ORDER = [
-  'users/signup', 'users/list', 'auth/login', 'auth/check', 'users/detail', 'users/update',
-  'tags/list', 'tags/create', 'tags/detail',
-  'posts/list', 'posts/create', 'posts/tagged', 'posts/author', 'posts/mine',
-  'posts/vote/show', 'posts/vote/cast', 'posts/vote/remove',
-  'posts/favorite/show', 'posts/favorite/add', 'posts/favorite/remove', 'posts/related', 'users/favorites',
-  'feed/rss', 'docs/index', 'docs/openapi', 'docs/page', 'docs/asset',
-  'posts/detail', 'posts/update', 'posts/delete', 'users/password', 'auth/logout',
+  'users/signup',
+  'users/list',
+  'auth/login',
+  'auth/check',
+  'users/detail',
+  'users/update',
+  'tags/list',
+  'tags/create',
+  'tags/detail',
+  'posts/list',
+  'posts/create',
+  'posts/tagged',
+  'posts/author',
+  'posts/mine',
+  'posts/vote/show',
+  'posts/vote/cast',
+  'posts/vote/remove',
+  'posts/favorite/show',
+  'posts/favorite/add',
+  'posts/favorite/remove',
+  'posts/related',
+  'users/favorites',
+  'feed/rss',
+  'docs/index',
+  'docs/openapi',
+  'docs/page',
+  'docs/asset',
+  'posts/detail',
+  'posts/update',
+  'posts/delete',
+  'users/password',
+  'auth/logout',
 ];
 
 /** The route table in DOCUMENT_ORDER; throws when the two differ, or a path's routes are apart. */
@@ -958,11 +1042,20 @@ export function openApiDocument(serverUrl: string = API_PREFIX): JsonObject {
     for (const method of routeMethods(route)) {
       item[method.toLowerCase()] =
         method === 'HEAD'
-          ? { ...get, operationId: `${get.operationId}Head`, summary: `${get.summary} (headers only)`, description: `As \`GET\`, without the body and without side effects.` }
+          ? {
+              ...get,
+              operationId: `${get.operationId}Head`,
+              summary: `${get.summary} (headers only)`,
+              description: `As \`GET\`, without the body and without side effects.`,
+            }
           : get;
     }
   }
-  for (const [path, item] of Object.entries(paths)) item.options = preflightOperation(path, Object.keys(item).map((method) => method.toUpperCase()));
+  for (const [path, item] of Object.entries(paths))
+    item.options = preflightOperation(
+      path,
+      Object.keys(item).map((method) => method.toUpperCase()),
+    );
   return {
     openapi: OPENAPI_VERSION,
     info: {

@@ -82,7 +82,11 @@ const counter: Schema = { type: 'integer', minimum: 0 };
 
 const postTags = (form: boolean): Schema =>
   form
-    ? { type: 'string', description: `Comma-separated tag titles (at most ${POST_LIMITS.tags} distinct ones, each at most ${TAG_TITLE_MAX_LENGTH} characters); matched case-insensitively to existing tags, unknown ones are created.`, examples: ['serverless, New Tag'] }
+    ? {
+        type: 'string',
+        description: `Comma-separated tag titles (at most ${POST_LIMITS.tags} distinct ones, each at most ${TAG_TITLE_MAX_LENGTH} characters); matched case-insensitively to existing tags, unknown ones are created.`,
+        examples: ['serverless, New Tag'],
+      }
     : {
         description: `Comma-separated tag titles, or an array of titles (at most ${POST_LIMITS.tags} distinct ones, each at most ${TAG_TITLE_MAX_LENGTH} characters).`,
         oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string', maxLength: TAG_TITLE_MAX_LENGTH } }],
@@ -122,7 +126,10 @@ function postInput(form: boolean, partial: boolean): Schema {
 /** The parameters of the post lists (lib/lists/list.ts) that a GET may send in its body instead. */
 const LIST_BODY_FIELDS: Record<string, { description: string; examples?: unknown[] }> = {
   q: { description: 'As the query parameter `q`.', examples: ['serverless'] },
-  sort: { description: 'As the query parameter `sort`: `newest`, `featured`, `views`, `votes` or `active`; any other value lists the newest first.', examples: ['views'] },
+  sort: {
+    description: 'As the query parameter `sort`: `newest`, `featured`, `views`, `votes` or `active`; any other value lists the newest first.',
+    examples: ['views'],
+  },
   page: { description: 'As the query parameter `page`.', examples: [2] },
   page_size: { description: 'As the query parameter `page_size`.', examples: [20] },
   cursor: { description: 'As the query parameter `cursor`.' },
@@ -170,7 +177,12 @@ function postSchema(view: 'full' | 'summary'): Schema {
     modified: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
     publish: { type: 'boolean', description: 'false: a draft, seen only by its author.' },
     is_featured: { type: 'boolean' },
-    tags: { type: 'array', maxItems: POST_LIMITS.tags, items: { type: 'string', minLength: 1, maxLength: TAG_TITLE_MAX_LENGTH }, description: `Tag titles, at most ${POST_LIMITS.tags}.` },
+    tags: {
+      type: 'array',
+      maxItems: POST_LIMITS.tags,
+      items: { type: 'string', minLength: 1, maxLength: TAG_TITLE_MAX_LENGTH },
+      description: `Tag titles, at most ${POST_LIMITS.tags}.`,
+    },
     keywords: { type: ['string', 'null'], maxLength: POST_LIMITS.keywords },
     meta_description: { type: ['string', 'null'], maxLength: POST_LIMITS.meta_description },
     ...(view === 'summary'
@@ -180,7 +192,11 @@ function postSchema(view: 'full' | 'summary'): Schema {
             maxLength: EXCERPT_LENGTH + 1,
             description: `The meta description when it holds more than whitespace, else the description, as plain text (Markdown and HTML removed, whitespace runs as one space), cut to ${EXCERPT_LENGTH} code points at the last whitespace and ended with \`…\`.`,
           },
-          reading_time_minutes: { type: 'integer', minimum: 1, description: `The description's words (runs of letters and digits) / ${WORDS_PER_MINUTE}, rounded up; at least 1.` },
+          reading_time_minutes: {
+            type: 'integer',
+            minimum: 1,
+            description: `The description's words (runs of letters and digits) / ${WORDS_PER_MINUTE}, rounded up; at least 1.`,
+          },
         }
       : {}),
     rating_likes: { ...counter, description: 'Users who voted the post up.' },
@@ -189,7 +205,12 @@ function postSchema(view: 'full' | 'summary'): Schema {
     total_favorites: { ...counter, description: 'Users who hold the post as a favorite.' },
   };
   return {
-    ...(view === 'summary' ? { description: 'A post as a list shows it with `view=summary`: without `description`, with its `excerpt` and `reading_time_minutes` after `meta_description`.' } : {}),
+    ...(view === 'summary'
+      ? {
+          description:
+            'A post as a list shows it with `view=summary`: without `description`, with its `excerpt` and `reading_time_minutes` after `meta_description`.',
+        }
+      : {}),
     type: 'object',
     required: Object.keys(properties),
     properties,
@@ -250,8 +271,20 @@ export const SCHEMAS: Record<string, Schema> = {
     type: 'object',
     required: ['username', 'password'],
     properties: {
-      username: { type: 'string', minLength: 1, maxLength: USERNAME_MAX_LENGTH, description: 'Letters, digits and @/./+/-/_; unique case-insensitively.', examples: ['alice'] },
-      password: { type: 'string', minLength: 1, format: 'password', description: "Django's default rules: at least 8 characters, not entirely numeric, not a common password, not too similar to the username.", examples: ['correct horse battery'] },
+      username: {
+        type: 'string',
+        minLength: 1,
+        maxLength: USERNAME_MAX_LENGTH,
+        description: 'Letters, digits and @/./+/-/_; unique case-insensitively.',
+        examples: ['alice'],
+      },
+      password: {
+        type: 'string',
+        minLength: 1,
+        format: 'password',
+        description: "Django's default rules: at least 8 characters, not entirely numeric, not a common password, not too similar to the username.",
+        examples: ['correct horse battery'],
+      },
     },
   },
   SignUpResponse: {

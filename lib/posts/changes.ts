@@ -51,11 +51,9 @@ export function postItemWrites(before: PostRecord | null, proposed: PostRecord |
     return { write: tx.put(postSummaryItem(post, summary)) };
   };
   if (after && (!before || renamed)) {
-    writes.push(
-      { write: tx.put(postTextItem(after), absent), onConditionFailed: () => new SlugTaken(after.slug) },
-      summaryPut(after),
-      { write: tx.put(postStatsItem(after)) },
-    );
+    writes.push({ write: tx.put(postTextItem(after), absent), onConditionFailed: () => new SlugTaken(after.slug) }, summaryPut(after), {
+      write: tx.put(postStatsItem(after)),
+    });
   }
   if (before && (!after || renamed)) {
     writes.push(

@@ -37,7 +37,9 @@ export function createPost(caller: Caller, input: PostInput, read: BatchResult):
     const slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current, tickets: contention.tickets });
     const tags = await resolveTags(input.tags ?? [], current);
     const post = newPost(caller, input, { slug, slugBase: base }, tags.tags, isoTimestamp());
-    await contention.claim(commitPostChange({ before: null, after: post, createdTags: tags.created, with: [tokenStillValid(caller)], summary: summaryOf(post) }));
+    await contention.claim(
+      commitPostChange({ before: null, after: post, createdTags: tags.created, with: [tokenStillValid(caller)], summary: summaryOf(post) }),
+    );
     return post;
   });
 }

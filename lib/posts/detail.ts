@@ -27,7 +27,11 @@ export function viewPost(caller: Caller | null, slug: string, read: BatchResult,
     if (!recordVisit || caller === null) return post;
     const visited = { ...post, total_visitors: post.total_visitors + 1, version: post.version + 1 };
     try {
-      await commitPostChange({ before: post, after: visited, with: [tokenStillValid(caller), firstVisitWrite(post.id, caller.userId, () => new AlreadyVisited())] });
+      await commitPostChange({
+        before: post,
+        after: visited,
+        with: [tokenStillValid(caller), firstVisitWrite(post.id, caller.userId, () => new AlreadyVisited())],
+      });
       return visited;
     } catch (error) {
       if (error instanceof AlreadyVisited) return post;

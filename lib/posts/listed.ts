@@ -10,7 +10,11 @@ import { listedPostFromRead, listedPostKeys, needsText, type PostView } from './
 // loaded then, not when a list function starts.
 
 /** The posts under `slugs` in `view`; `withText`: slugs whose text a summary read also needs (a search's check of its words). */
-export async function readListedPosts(slugs: readonly string[], view: PostView, withText: ReadonlySet<string> = new Set()): Promise<Map<string, PostRecord | undefined>> {
+export async function readListedPosts(
+  slugs: readonly string[],
+  view: PostView,
+  withText: ReadonlySet<string> = new Set(),
+): Promise<Map<string, PostRecord | undefined>> {
   const posts = new Map<string, PostRecord | undefined>();
   if (slugs.length === 0) return posts;
   const wanted = [...new Set(slugs)];
@@ -22,12 +26,17 @@ export async function readListedPosts(slugs: readonly string[], view: PostView, 
   const late: string[] = [];
   for (const slug of wanted) {
     if (view === 'summary' && needsText(read, slug)) late.push(slug);
-    else if (view === 'summary' && withText.has(slug)) posts.set(slug, summaryWithText(postFromItems(read.get(keys.post(slug)), read.get(keys.postStats(slug))), listedPostFromRead(read, slug, view)));
+    else if (view === 'summary' && withText.has(slug))
+      posts.set(slug, summaryWithText(postFromItems(read.get(keys.post(slug)), read.get(keys.postStats(slug))), listedPostFromRead(read, slug, view)));
     else posts.set(slug, listedPostFromRead(read, slug, view));
   }
   if (late.length > 0) {
     const [texts, { summaryOf }] = await Promise.all([
-      batchGet(late.flatMap((slug) => [keys.post(slug), keys.postStats(slug)]), undefined, { consistent: false }),
+      batchGet(
+        late.flatMap((slug) => [keys.post(slug), keys.postStats(slug)]),
+        undefined,
+        { consistent: false },
+      ),
       import('./summarize.ts'),
     ]);
     for (const slug of late) {
@@ -55,7 +64,11 @@ export interface PostRef {
  * which two more round trips read, for those posts only. Undefined for a post gone. `withText`:
  * the ids whose text a summary read also needs (a search's check of its words).
  */
-export async function readPostsById(refs: readonly PostRef[], view: PostView, withText: ReadonlySet<string> = new Set()): Promise<Map<string, PostRecord | undefined>> {
+export async function readPostsById(
+  refs: readonly PostRef[],
+  view: PostView,
+  withText: ReadonlySet<string> = new Set(),
+): Promise<Map<string, PostRecord | undefined>> {
   const readAt = async (at: readonly PostRef[]) => {
     const read = await readListedPosts(
       at.map(({ slug }) => slug),

@@ -65,7 +65,12 @@ export function updateReads(slug: string, { input }: PostUpdate): Key[] {
 }
 
 /** The fields of `input` applied to `before`: a new version, renamed to `slug` under `slugBase`. */
-function applyUpdate(before: PostRecord, input: PostInput, rename: { slug: string; slugBase: string }, tags?: Awaited<ReturnType<typeof resolveTags>>): PostRecord {
+function applyUpdate(
+  before: PostRecord,
+  input: PostInput,
+  rename: { slug: string; slugBase: string },
+  tags?: Awaited<ReturnType<typeof resolveTags>>,
+): PostRecord {
   return {
     ...before,
     ...(input.title !== undefined ? { title: input.title } : {}),
@@ -99,7 +104,14 @@ export function updatePost(caller: Caller, slug: string, { input, invalid, modif
     if (invalid) throw invalid;
     const rename = { slug: before.slug, slugBase: before.slug_base };
     if (base !== undefined && base !== before.slug_base) {
-      rename.slug = await firstFreeSlug({ base, keyOf: keys.post, window: POST_SLUG_WINDOW, firstWindow: current, own: before.slug, tickets: contention.tickets });
+      rename.slug = await firstFreeSlug({
+        base,
+        keyOf: keys.post,
+        window: POST_SLUG_WINDOW,
+        firstWindow: current,
+        own: before.slug,
+        tickets: contention.tickets,
+      });
       rename.slugBase = base;
     }
     const tags = input.tags ? await resolveTags(input.tags, current) : undefined;

@@ -78,7 +78,11 @@ export function profileCounterWrite(username: string, postsDelta: number, featur
 /** Adds to the favorites a user holds (lib/favorites/favorite.ts). */
 export function profileFavoritesWrite(username: string, delta: number): TxWrite {
   return {
-    write: tx.update(keys.userProfile(username), { expression: 'ADD total_favorites :delta', values: { ':delta': delta } }, { expression: 'attribute_exists(PK)' }),
+    write: tx.update(
+      keys.userProfile(username),
+      { expression: 'ADD total_favorites :delta', values: { ':delta': delta } },
+      { expression: 'attribute_exists(PK)' },
+    ),
   };
 }
 

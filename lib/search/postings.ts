@@ -131,7 +131,8 @@ export function postingChange(before: IndexedPost | undefined, after: IndexedPos
     return { ...postingChange(undefined, after), deletes: removal.deletes };
   }
   const old = before ? indexedTerms(before) : new Set<string>();
-  if (!after) return { puts: [], deletes: [...old].map((word) => ({ key: keys.posting(word, before!.id), below: before!.text_version + 1 })), removed: before! };
+  if (!after)
+    return { puts: [], deletes: [...old].map((word) => ({ key: keys.posting(word, before!.id), below: before!.text_version + 1 })), removed: before! };
   if (isMoved(before, after)) return { puts: [], deletes: [] };
   const now = indexedTerms(after);
   const words = [...now].filter((word) => !old.has(word));
@@ -161,15 +162,17 @@ async function conditionalWrites(writes: (() => Promise<unknown>)[]): Promise<vo
   await Promise.all(Array.from({ length: Math.min(WRITES_IN_FLIGHT, writes.length) }, worker));
 }
 
-const conditionalDelete = ({ key, below }: PostingChange['deletes'][number]) => () =>
-  db().send(
-    new DeleteCommand({
-      TableName: searchTableName(),
-      Key: key,
-      ConditionExpression: 'text_version < :below',
-      ExpressionAttributeValues: { ':below': below },
-    }),
-  );
+const conditionalDelete =
+  ({ key, below }: PostingChange['deletes'][number]) =>
+  () =>
+    db().send(
+      new DeleteCommand({
+        TableName: searchTableName(),
+        Key: key,
+        ConditionExpression: 'text_version < :below',
+        ExpressionAttributeValues: { ':below': below },
+      }),
+    );
 
 /**
  * After the puts of `post`'s postings went out unconditioned: whether its text is still the one
@@ -217,7 +220,9 @@ async function repairPuts({ post, words }: Written): Promise<Written | undefined
       searchTableName(),
     ),
     conditionalWrites(
-      words.filter((word) => !now.has(word)).map((word) => conditionalDelete({ key: keys.posting(word, post.id), below: current ? current.text_version : post.text_version + 1 })),
+      words
+        .filter((word) => !now.has(word))
+        .map((word) => conditionalDelete({ key: keys.posting(word, post.id), below: current ? current.text_version : post.text_version + 1 })),
     ),
   ]);
   return current && kept.length > 0 ? { post: current, words: kept } : undefined;
@@ -231,7 +236,10 @@ async function repairPuts({ post, words }: Written): Promise<Written | undefined
  * terms it gained put and the ones it lost deleted, conditioned as usual. A rename then costs the
  * words it changed, whatever the post's length.
  */
-async function removal(removed: IndexedPost, deletes: PostingChange['deletes']): Promise<{ puts: Item[]; written?: Written; conditional: PostingChange['deletes']; unconditioned: Key[] }> {
+async function removal(
+  removed: IndexedPost,
+  deletes: PostingChange['deletes'],
+): Promise<{ puts: Item[]; written?: Written; conditional: PostingChange['deletes']; unconditioned: Key[] }> {
   const current = await currentText(removed.id);
   if (current === 'gone') return { puts: [], conditional: [], unconditioned: deletes.map(({ key }) => key) };
   if (current === undefined) throw new Error(`The text of post ${removed.id} moved while it was read: the record is retried`);
@@ -262,5 +270,5 @@ export async function applyPostingChange(change: PostingChange): Promise<void> {
     batchDelete(writes.unconditioned, searchTableName()),
     conditionalWrites(writes.conditional.map(conditionalDelete)),
   ]);
-  for (let written = writes.written; written && !(await stillCurrent(written.post)); ) written = await repairPuts(written);
+  for (let written = writes.written; written && !(await stillCurrent(written.post));) written = await repairPuts(written);
 }

@@ -95,7 +95,12 @@ export async function processRecords(records: readonly DynamoDBRecord[], reactio
       return true;
     } catch (error) {
       // The keys and images are never logged: they may hold secrets.
-      log.error('stream record failed', { sequenceNumber: record.dynamodb?.SequenceNumber ?? '', eventName: record.eventName, reaction: current, ...describeError(error) });
+      log.error('stream record failed', {
+        sequenceNumber: record.dynamodb?.SequenceNumber ?? '',
+        eventName: record.eventName,
+        reaction: current,
+        ...describeError(error),
+      });
       firstFailure = Math.min(firstFailure ?? index, index);
       return false;
     }
@@ -174,7 +179,13 @@ export function streamConsumer(reactions: readonly AnyReaction[]): (event: Dynam
         dynamodbCalls: usage.calls,
         consumedCapacity: { read: Number(usage.readUnits.toFixed(2)), write: Number(usage.writeUnits.toFixed(2)) },
       });
-      batchListener?.({ records: records.length, reactions: outcome.reactions, dynamodbCalls: usage.calls, readUnits: usage.readUnits, writeUnits: usage.writeUnits });
+      batchListener?.({
+        records: records.length,
+        reactions: outcome.reactions,
+        dynamodbCalls: usage.calls,
+        readUnits: usage.readUnits,
+        writeUnits: usage.writeUnits,
+      });
       if (inLambda) {
         if (lagMs !== undefined) metrics.addMetric('StreamLag', MetricUnit.Milliseconds, lagMs);
         if (failed) metrics.addMetric('StreamRecordFailures', MetricUnit.Count, 1);

@@ -24,8 +24,7 @@ export interface TableChange {
 const KINDS = new Set<string>(['INSERT', 'MODIFY', 'REMOVE']);
 
 /** Lambda's stream images are the SDK's attribute values in JSON (a binary as base64 text). */
-const plain = (image: NonNullable<DynamoDBRecord['dynamodb']>['NewImage']) =>
-  image ? unmarshall(image as Record<string, AttributeValue>) : undefined;
+const plain = (image: NonNullable<DynamoDBRecord['dynamodb']>['NewImage']) => (image ? unmarshall(image as Record<string, AttributeValue>) : undefined);
 
 /** The change a stream record describes; throws on a record that is not one (then it is retried). */
 export function tableChange(record: DynamoDBRecord): TableChange {

@@ -12,9 +12,7 @@ export async function listTags(query: Record<string, string | undefined>): Promi
     {
       index: 'lists',
       partition: listPartitions.tags,
-      ...(search
-        ? { filter: { expression: 'contains(#title_lc, :q)', names: { '#title_lc': 'title_lc' }, values: { ':q': search.toLowerCase() } } }
-        : {}),
+      ...(search ? { filter: { expression: 'contains(#title_lc, :q)', names: { '#title_lc': 'title_lc' }, values: { ':q': search.toLowerCase() } } } : {}),
     },
     request,
   );

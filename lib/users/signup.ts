@@ -56,9 +56,6 @@ export async function signUp(body: Input, address: string): Promise<SignedUp> {
   const token = newToken(id);
   const joined = isoTimestamp();
   // A concurrent sign-up of the same name in any case fails its claim: one 201, one 400.
-  await transactWrite([
-    ...newAccountWrites(user, hash, joined, { lastLogin: joined, onTaken: taken }),
-    { write: tx.put(newTokenItem(token, user)) },
-  ]);
+  await transactWrite([...newAccountWrites(user, hash, joined, { lastLogin: joined, onTaken: taken }), { write: tx.put(newTokenItem(token, user)) }]);
   return { id, username: candidate, token };
 }

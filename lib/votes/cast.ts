@@ -18,7 +18,11 @@ async function commitVote(caller: Caller, post: PostRecord, before: VoteValue | 
   const after = postWithVote(post, before, wanted);
   const vote = voteWrite(post.id, caller.userId, before, wanted);
   // Only a vote assumed absent says "already voted"; any other failed condition is a race, retried from the reads.
-  await commitPostChange({ before: post, after, with: [tokenStillValid(caller), before === null ? { ...vote, onConditionFailed: () => new AlreadyVoted() } : vote] });
+  await commitPostChange({
+    before: post,
+    after,
+    with: [tokenStillValid(caller), before === null ? { ...vote, onConditionFailed: () => new AlreadyVoted() } : vote],
+  });
   return voteState(wanted, after);
 }
 

@@ -39,7 +39,8 @@ export function postWithVote(post: PostRecord, before: VoteValue | null, after: 
  * reads, so a replay or a race never counts a vote twice.
  */
 export function voteWrite(postId: string, userId: number, before: VoteValue | null, after: VoteValue | null): TxWrite {
-  const condition = before === null ? { expression: 'attribute_not_exists(PK)' } : { expression: '#vote = :before', names: { '#vote': 'vote' }, values: { ':before': before } };
+  const condition =
+    before === null ? { expression: 'attribute_not_exists(PK)' } : { expression: '#vote = :before', names: { '#vote': 'vote' }, values: { ':before': before } };
   if (after === null) return { write: tx.delete(keys.vote(postId, userId), condition) };
   return { write: tx.put({ ...keys.vote(postId, userId), post_id: postId, user_id: userId, vote: after, created: isoTimestamp() }, condition) };
 }

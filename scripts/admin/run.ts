@@ -169,11 +169,12 @@ export function describeFailure(error: unknown): string {
   if (name === 'CredentialsProviderError') {
     return (
       'No AWS credentials were found for --aws. Give the environment some, e.g. AWS_PROFILE=NAME (after `aws configure` or ' +
-      '`aws sso login --profile NAME`) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, with AWS_REGION set to the stack\'s region ' +
+      "`aws sso login --profile NAME`) or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, with AWS_REGION set to the stack's region " +
       `(now ${awsRegion()}). Check them with \`aws sts get-caller-identity\`.`
     );
   }
-  if (name === 'ResourceNotFoundException') return `The table "${tableName()}" does not exist at this endpoint. Start the local stack with \`npm start\` or set TABLE_NAME.`;
+  if (name === 'ResourceNotFoundException')
+    return `The table "${tableName()}" does not exist at this endpoint. Start the local stack with \`npm start\` or set TABLE_NAME.`;
   const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'ECONNREFUSED' || name === 'TimeoutError') {
     return `Cannot reach DynamoDB at ${dynamodbEndpoint() ?? 'AWS'}. Is \`npm start\` running?`;

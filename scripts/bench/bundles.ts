@@ -73,7 +73,13 @@ export async function measureBundles(runs: number): Promise<{ floor: BundleFigur
     const built = [];
     for (const [i, { name, entry }] of entries.entries()) {
       const outfile = join(dir, `bundle-${i}.mjs`);
-      const item = { name, outfile, bytes: await bundle(entry, outfile), samples: [] as number[], traced: undefined as { outfile: string; bytes: number; samples: number[] } | undefined };
+      const item = {
+        name,
+        outfile,
+        bytes: await bundle(entry, outfile),
+        samples: [] as number[],
+        traced: undefined as { outfile: string; bytes: number; samples: number[] } | undefined,
+      };
       if (i > 0) {
         const traced = join(dir, `bundle-${i}-traced.mjs`);
         item.traced = { outfile: traced, bytes: await bundle(entry, traced, true), samples: [] };
@@ -98,4 +104,3 @@ export async function measureBundles(runs: number): Promise<{ floor: BundleFigur
     rmSync(dir, { recursive: true, force: true });
   }
 }
-

@@ -127,7 +127,12 @@ interface Bench {
 }
 
 /** Runs `request` alone and sums what the stream consumer spent on the records it caused. */
-async function measure(bench: Bench, operation: string, request: { path: string } & ClientRequest, expected: number): Promise<{ cost: OperationCost; body: unknown }> {
+async function measure(
+  bench: Bench,
+  operation: string,
+  request: { path: string } & ClientRequest,
+  expected: number,
+): Promise<{ cost: OperationCost; body: unknown }> {
   await bench.pollers.caughtUp(CAUGHT_UP_MS);
   const consumer: OperationCost['consumer'] = { batches: 0, records: 0, calls: 0, readUnits: 0, writeUnits: 0, failedConditions: 0, reactions: {} };
   const failedBefore = failedConditions;
@@ -150,7 +155,9 @@ async function measure(bench: Bench, operation: string, request: { path: string 
       operation,
       consumer,
       ...(logged
-        ? { request: { status: logged.status, calls: logged.dynamodbCalls, readUnits: logged.consumedCapacity.read, writeUnits: logged.consumedCapacity.write } }
+        ? {
+            request: { status: logged.status, calls: logged.dynamodbCalls, readUnits: logged.consumedCapacity.read, writeUnits: logged.consumedCapacity.write },
+          }
         : {}),
     };
     return { cost, body: text ? JSON.parse(text) : null };
@@ -179,7 +186,12 @@ async function measurePost(bench: Bench, characters: number, seed: number): Prom
   let slug = created.slug;
   const edited = changeOneWord(title, description, 'editedwordz');
   await run('text edit (one word of the description)', { path: `/posts/detail/${slug}`, method: 'PUT', token: owner.token, json: { description: edited } });
-  const renamed = await run('rename (one word of the title)', { path: `/posts/detail/${slug}`, method: 'PUT', token: owner.token, json: { title: title.replace('alpha', 'omega') } });
+  const renamed = await run('rename (one word of the title)', {
+    path: `/posts/detail/${slug}`,
+    method: 'PUT',
+    token: owner.token,
+    json: { title: title.replace('alpha', 'omega') },
+  });
   slug = renamed.slug;
   await run('new tags', { path: `/posts/detail/${slug}`, method: 'PUT', token: owner.token, json: { tags: `Bench ${marker}, Index ${marker}` } });
   await run('visit (first, by another user)', { path: `/posts/detail/${slug}`, token: reader.token });
@@ -219,7 +231,9 @@ export function costTable(results: readonly PostCost[]): string {
     for (const { operation, consumer, request } of operations) {
       const post = `${characters.toLocaleString('en')} chars, ${distinctWords.toLocaleString('en')} words`;
       const own = request ? [units(request.writeUnits), String(request.calls), units(request.readUnits)] : ['', '', ''];
-      lines.push(`| ${post} | ${operation} | ${units(consumer.writeUnits + consumer.failedConditions)} | ${consumer.failedConditions} | ${consumer.calls} | ${units(consumer.readUnits)} | ${own.join(' | ')} |`);
+      lines.push(
+        `| ${post} | ${operation} | ${units(consumer.writeUnits + consumer.failedConditions)} | ${consumer.failedConditions} | ${consumer.calls} | ${units(consumer.readUnits)} | ${own.join(' | ')} |`,
+      );
     }
   }
   return lines.join('\n');
@@ -230,7 +244,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const stack = await startBenchStack();
   try {
     const results = await measureIndexWrites(stack, [1_000, 100_000]);
-    console.log(`index writes, ${new Date().toISOString().slice(0, 10)}: the stream consumer's DynamoDB usage per operation (capacity as DynamoDB Local reports it)`);
+    console.log(
+      `index writes, ${new Date().toISOString().slice(0, 10)}: the stream consumer's DynamoDB usage per operation (capacity as DynamoDB Local reports it)`,
+    );
     console.log('');
     console.log(costTable(results));
   } finally {

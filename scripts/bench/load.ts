@@ -166,7 +166,12 @@ async function invokeDetail(slug: string, token: string): Promise<void> {
 
 async function seedPosts(url: string, form: Record<string, string>): Promise<void> {
   for (let i = 0; i < 150; i++) {
-    const body = new URLSearchParams({ title: `Seed ${i} ${randomUUID().slice(0, 6)}`, description: 'A post body of a typical short length. '.repeat(10), tags: 'Load test', publish: 'true' });
+    const body = new URLSearchParams({
+      title: `Seed ${i} ${randomUUID().slice(0, 6)}`,
+      description: 'A post body of a typical short length. '.repeat(10),
+      tags: 'Load test',
+      publish: 'true',
+    });
     const response = await fetch(`${url}/posts`, { method: 'POST', headers: form, body: body.toString() });
     if (response.status !== 201) throw new Error(`seeding posts: ${response.status}`);
   }
@@ -212,7 +217,8 @@ export async function measureLoad(stack: BenchStack, settings: LoadSettings): Pr
       { name: TARGETS.bareGet, run: (seconds) => loop(connections, seconds, () => db().send(new GetCommand({ TableName: tableName(), Key: tagKey }))) },
       {
         name: TARGETS.bareBatch,
-        run: (seconds) => loop(connections, seconds, () => db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: [tokenKey(user.token), tagKey] } } }))),
+        run: (seconds) =>
+          loop(connections, seconds, () => db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: [tokenKey(user.token), tagKey] } } }))),
       },
       { name: TARGETS.handler, run: (seconds) => loop(connections, seconds, () => invokeDetail(tag.slug, user.token)) },
       { name: TARGETS.floorHttp, server: floorServer, run: (seconds) => cannon({ ...common(seconds), url: `http://127.0.0.1:${floorPort}/` }) },
@@ -232,7 +238,12 @@ export async function measureLoad(stack: BenchStack, settings: LoadSettings): Pr
               {
                 setupRequest: (request) => ({
                   ...request,
-                  body: new URLSearchParams({ title: `Load ${counter++} ${randomUUID().slice(0, 6)}`, description: 'Load body.', tags: 'Load test', publish: 'true' }).toString(),
+                  body: new URLSearchParams({
+                    title: `Load ${counter++} ${randomUUID().slice(0, 6)}`,
+                    description: 'Load body.',
+                    tags: 'Load test',
+                    publish: 'true',
+                  }).toString(),
                 }),
               },
             ],

@@ -12,7 +12,10 @@ export interface OperationUsage extends Usage {
   bytes: number;
 }
 
-type Send = (path: string, init?: { method?: string; token?: string | null; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> }) => Promise<Response>;
+type Send = (
+  path: string,
+  init?: { method?: string; token?: string | null; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> },
+) => Promise<Response>;
 
 export async function measureOperations(stack: BenchStack): Promise<OperationUsage[]> {
   await stack.freshTable();
@@ -47,7 +50,8 @@ export async function measureOperations(stack: BenchStack): Promise<OperationUsa
     const tag = `Sized ${word()}`;
     const sentence = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. ';
     const description = sentence.repeat(Math.ceil(characters / sentence.length)).slice(0, characters);
-    for (let i = 0; i < 20; i++) await send('/posts', { method: 'POST', form: { title: `Sized ${characters} ${word()}`, description, tags: tag, publish: 'true' } });
+    for (let i = 0; i < 20; i++)
+      await send('/posts', { method: 'POST', form: { title: `Sized ${characters} ${word()}`, description, tags: tag, publish: 'true' } });
     return ((await (await send(`/tags?q=${encodeURIComponent(tag)}`)).json()) as { slug: string }[])[0]!.slug;
   };
   try {
@@ -94,12 +98,17 @@ export async function measureOperations(stack: BenchStack): Promise<OperationUsa
     const etag = (await send(`/posts/detail/${detailSlug}`, { token: bob.token })).headers.get('etag') ?? '';
     await measure('post detail, If-None-Match (304)', () => send(`/posts/detail/${detailSlug}`, { token: bob.token, headers: { 'If-None-Match': etag } }));
     const listTag = (await send(`/posts/tagged/${smallTag}?view=summary`, { token: bob.token })).headers.get('etag') ?? '';
-    await measure('summary page, If-None-Match (304)', () => send(`/posts/tagged/${smallTag}?view=summary`, { token: bob.token, headers: { 'If-None-Match': listTag } }));
+    await measure('summary page, If-None-Match (304)', () =>
+      send(`/posts/tagged/${smallTag}?view=summary`, { token: bob.token, headers: { 'If-None-Match': listTag } }),
+    );
     // A count's write capacity by the post's size: the same first visit on a 1 KB and a 90 KB post
     // (two tags each, so three list entries besides its own).
     for (const kilobytes of [1, 90]) {
       const sized = (await (
-        await send('/posts', { method: 'POST', form: { title: `Sized ${word()}`, description: 'x'.repeat(kilobytes * 1024), tags: `${knownTag}, Size ${word()}`, publish: 'true' } })
+        await send('/posts', {
+          method: 'POST',
+          form: { title: `Sized ${word()}`, description: 'x'.repeat(kilobytes * 1024), tags: `${knownTag}, Size ${word()}`, publish: 'true' },
+        })
       ).json()) as { slug: string };
       await measure(`post detail, first visit, ${kilobytes} KB post`, () => send(`/posts/detail/${sized.slug}`, { token: bob.token }));
     }
@@ -107,17 +116,26 @@ export async function measureOperations(stack: BenchStack): Promise<OperationUsa
     // tags each). Neither rewrites the text: the vote, the stats and the entries whose votes sort
     // key moves; the favorite, the stats and the holder's profile.
     // The larger one is at the description's limits: 100,000 characters of 3 bytes each (300 KB).
-    for (const [kilobytes, description] of [[1, 'x'.repeat(1000)], [300, '€'.repeat(100_000)]] as const) {
+    for (const [kilobytes, description] of [
+      [1, 'x'.repeat(1000)],
+      [300, '€'.repeat(100_000)],
+    ] as const) {
       const sized = (await (
         await send('/posts', { method: 'POST', form: { title: `Voted ${word()}`, description, tags: `${knownTag}, Size ${word()}`, publish: 'true' } })
       ).json()) as { slug: string };
-      await measure(`vote up, ${kilobytes} KB post`, () => send(`/posts/detail/${sized.slug}/vote`, { method: 'POST', token: bob.token, form: { vote: 'up' } }));
-      await measure(`vote switch, ${kilobytes} KB post`, () => send(`/posts/detail/${sized.slug}/vote`, { method: 'POST', token: bob.token, form: { vote: 'down' } }));
+      await measure(`vote up, ${kilobytes} KB post`, () =>
+        send(`/posts/detail/${sized.slug}/vote`, { method: 'POST', token: bob.token, form: { vote: 'up' } }),
+      );
+      await measure(`vote switch, ${kilobytes} KB post`, () =>
+        send(`/posts/detail/${sized.slug}/vote`, { method: 'POST', token: bob.token, form: { vote: 'down' } }),
+      );
       await measure(`favorite, ${kilobytes} KB post`, () => send(`/posts/detail/${sized.slug}/favorite`, { method: 'POST', token: bob.token }));
       await measure(`unfavorite, ${kilobytes} KB post`, () => send(`/posts/detail/${sized.slug}/favorite`, { method: 'DELETE', token: bob.token }));
     }
     await measure("a user's favorites, page 1", () => send(`/users/detail/${bob.username}/favorites`));
-    const own = (await (await send('/posts', { method: 'POST', form: { title: `Mine ${word()}`, description: 'body', tags: knownTag, publish: 'true' } })).json()) as { slug: string };
+    const own = (await (
+      await send('/posts', { method: 'POST', form: { title: `Mine ${word()}`, description: 'body', tags: knownTag, publish: 'true' } })
+    ).json()) as { slug: string };
     let renamed = '';
     await measure('post update, rename + tag change', async () => {
       const response = await send(`/posts/detail/${own.slug}`, { method: 'PUT', form: { title: `Renamed ${word()}`, tags: `Other ${word()}` } });

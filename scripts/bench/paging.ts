@@ -68,7 +68,12 @@ function benchPost(i: number, author: string, description: string, micros: numbe
  * newest a minute before the load: a search also reads the posts changed in the last FRESH_MS
  * (lib/lists/search.ts), and the bench measures a site whose posts are older than that.
  */
-function* seedBatches(count: number, author: string, description: (i: number) => string, progress: (posts: number) => void): Generator<{ table: string; items: Item[] }> {
+function* seedBatches(
+  count: number,
+  author: string,
+  description: (i: number) => string,
+  progress: (posts: number) => void,
+): Generator<{ table: string; items: Item[] }> {
   const newest = nowMicros() - 6 * FRESH_MS * 1000;
   // The posts' items go to the table, their postings to the search table.
   const batches = new Map<string, Item[]>([
@@ -119,9 +124,11 @@ export async function seedPosts(
   // the bulk load goes in with the stream off, and the table has it back before anything is measured:
   // the stream of its definition, as scripts/local/ensure-table.ts gives it (whose DescribeTable
   // would pass the service client's timeout on a large table).
-  const stream = (StreamSpecification: UpdateTableCommandInput['StreamSpecification']) => client.send(new UpdateTableCommand({ TableName: tableName(), StreamSpecification }));
+  const stream = (StreamSpecification: UpdateTableCommandInput['StreamSpecification']) =>
+    client.send(new UpdateTableCommand({ TableName: tableName(), StreamSpecification }));
   const report = (posts: number) => {
-    if (posts > 0 && posts % PROGRESS_EVERY === 0) progress(`${posts.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} posts after ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    if (posts > 0 && posts % PROGRESS_EVERY === 0)
+      progress(`${posts.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} posts after ${((performance.now() - started) / 1000).toFixed(0)} s`);
   };
   const batches = seedBatches(count, author, description, report);
   let items = 0;
@@ -133,12 +140,10 @@ export async function seedPosts(
       items += batch.length;
       let pending: Record<string, unknown>[] | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
       while (pending && pending.length > 0) {
-        const response = await documents
-          .send(new BatchWriteCommand({ RequestItems: { [table]: pending as never } }))
-          .catch((error: unknown) => {
-            failed = true;
-            throw error;
-          });
+        const response = await documents.send(new BatchWriteCommand({ RequestItems: { [table]: pending as never } })).catch((error: unknown) => {
+          failed = true;
+          throw error;
+        });
         pending = response.UnprocessedItems?.[table] as Record<string, unknown>[] | undefined;
       }
     }

@@ -56,7 +56,10 @@ export function renderReport(r: BenchResults): string {
 
   const floor = r.bundles.floor;
   push(`### 2. Bundles: bytes and cold import time (${r.importRuns} fresh \`node\` processes each)`, '');
-  push(`Floor handler (one GetItem with the same SDK, bundled the same way): ${floor.bytes.toLocaleString('en-US')} bytes, import ${formatSpread(floor.importMs)} ms (min / median / max).`, '');
+  push(
+    `Floor handler (one GetItem with the same SDK, bundled the same way): ${floor.bytes.toLocaleString('en-US')} bytes, import ${formatSpread(floor.importMs)} ms (min / median / max).`,
+    '',
+  );
   push(
     'Each function with Powertools Logger and Metrics, as deployed: tracing off (the default, without the Tracer) and on (`-c tracing=true`: the bundle with the Tracer and the X-Ray SDK, imported with tracing switched on).',
     '',
@@ -68,7 +71,9 @@ export function renderReport(r: BenchResults): string {
   const ratio = (spread: { median: number } | undefined) => (spread ? spread.median / floor.importMs.median : Number.NaN);
   for (const f of r.bundles.functions) {
     const traced = f.traced ? [f.traced.bytes.toLocaleString('en-US'), formatSpread(f.traced.importMs), fixed(ratio(f.traced.importMs))] : ['–', '–', '–'];
-    push(`| ${f.name} | ${f.bytes.toLocaleString('en-US')} | ${fixed(f.bytes / floor.bytes)} | ${formatSpread(f.importMs)} | ${fixed(ratio(f.importMs))} | ${traced.join(' | ')} |`);
+    push(
+      `| ${f.name} | ${f.bytes.toLocaleString('en-US')} | ${fixed(f.bytes / floor.bytes)} | ${formatSpread(f.importMs)} | ${fixed(ratio(f.importMs))} | ${traced.join(' | ')} |`,
+    );
   }
   const worstBytes = Math.max(...r.bundles.functions.map((f) => f.bytes / floor.bytes));
   const worstImport = Math.max(...r.bundles.functions.map((f) => ratio(f.importMs)));
@@ -98,7 +103,13 @@ export function renderReport(r: BenchResults): string {
     const found = target(name);
     return found ? cpuTotal(found.cpu) : Number.NaN;
   };
-  const [get, batch, handler, floorHttp, detail] = [TARGETS.bareGet, TARGETS.bareBatch, TARGETS.handler, TARGETS.floorHttp, TARGETS.detail].map(p50) as [number, number, number, number, number];
+  const [get, batch, handler, floorHttp, detail] = [TARGETS.bareGet, TARGETS.bareBatch, TARGETS.handler, TARGETS.floorHttp, TARGETS.detail].map(p50) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   push('', `Detail p50 over HTTP / bare GetItem p50, per round (min / median / max): ${formatSpread(r.load.detailRatio)}× (goal ≤ 1.5×).`, '');
   push(`Detail handler invoked in-process (what runs in Lambda) p50 / bare GetItem p50, per round: ${formatSpread(r.load.handlerRatio)}×.`, '');
   push(
@@ -125,13 +136,24 @@ export function renderReport(r: BenchResults): string {
 /** Section 4: paging. */
 /** Section 1: the calls, round trips and capacity of each operation. */
 export function renderOperations(operations: BenchResults['operations']): string[] {
-  const lines = ['### 1. DynamoDB calls and consumed capacity per operation', '', 'Round trips: the calls grouped by overlap in time (calls sent in parallel count once).', ''];
+  const lines = [
+    '### 1. DynamoDB calls and consumed capacity per operation',
+    '',
+    'Round trips: the calls grouped by overlap in time (calls sent in parallel count once).',
+    '',
+  ];
   lines.push('| operation | status | calls | round trips | which | RCU | WCU | body bytes |', '|---|---|---|---|---|---|---|---|');
-  for (const op of operations) lines.push(`| ${op.operation} | ${op.status} | ${op.totalCalls} | ${op.rounds} | ${calls(op)} | ${fixed(op.rcu, 1)} | ${fixed(op.wcu, 1)} | ${count(op.bytes)} |`);
+  for (const op of operations)
+    lines.push(
+      `| ${op.operation} | ${op.status} | ${op.totalCalls} | ${op.rounds} | ${calls(op)} | ${fixed(op.rcu, 1)} | ${fixed(op.wcu, 1)} | ${count(op.bytes)} |`,
+    );
   const wcu = (operation: string) => operations.find((op) => op.operation === operation)?.wcu;
   const [small, huge] = ['1,000', '100,000'].map((size) => operations.find((op) => op.operation === `summary page, 20 posts of ${size} characters`));
   if (small && huge) {
-    lines.push('', `A page of 20 summaries: ${fixed(small.rcu, 1)} RCU and ${count(small.bytes)} bytes for posts of 1,000 characters, ${fixed(huge.rcu, 1)} RCU and ${count(huge.bytes)} bytes for posts of 100,000 (${fixed(huge.rcu / small.rcu, 2)}× and ${fixed(huge.bytes / small.bytes, 2)}×; the goal is at most 1.2×), in ${small.rounds} and ${huge.rounds} round trips.`);
+    lines.push(
+      '',
+      `A page of 20 summaries: ${fixed(small.rcu, 1)} RCU and ${count(small.bytes)} bytes for posts of 1,000 characters, ${fixed(huge.rcu, 1)} RCU and ${count(huge.bytes)} bytes for posts of 100,000 (${fixed(huge.rcu / small.rcu, 2)}× and ${fixed(huge.bytes / small.bytes, 2)}×; the goal is at most 1.2×), in ${small.rounds} and ${huge.rounds} round trips.`,
+    );
   }
   const bySize = (what: string, small: number, large: number, sentence: string) => {
     const [a, b] = [wcu(`${what}, ${small} KB post`), wcu(`${what}, ${large} KB post`)];
@@ -161,12 +183,15 @@ export function renderSearch(search: SearchResults, repeats: number): string[] {
       "through the project's own item builders: each post's text, stats and list entries, and its search postings, as the stream consumer writes them. " +
       `Seeding took ${search.seeds.map((s) => `${fixed(s.seconds, 1)} s for ${count(s.posts)} posts (${count(s.items)} items)`).join(', ')}. ` +
       'A post is titled `Bench post <i>` and described `Seeded`, followed by the searched words it carries. ' +
-      `The words searched for (${Object.values(SEARCH_WORDS).map((word) => `\`${word}\``).join(', ')}) share their index partition (their first letter) with \`seeded\`, ` +
+      `The words searched for (${Object.values(SEARCH_WORDS)
+        .map((word) => `\`${word}\``)
+        .join(', ')}) share their index partition (their first letter) with \`seeded\`, ` +
       "which every post carries, as a real site's words share theirs with frequent words.",
     '',
   );
   push('| posts | request | items | calls | round trips | which | RCU | latency ms min / median / max |', '|---|---|---|---|---|---|---|---|');
-  for (const q of search.rows) push(`| ${count(q.posts)} | ${q.name} | ${q.items} | ${q.totalCalls} | ${q.rounds} | ${calls(q)} | ${fixed(q.rcu, 1)} | ${formatSpread(q.latencyMs)} |`);
+  for (const q of search.rows)
+    push(`| ${count(q.posts)} | ${q.name} | ${q.items} | ${q.totalCalls} | ${q.rounds} | ${calls(q)} | ${fixed(q.rcu, 1)} | ${formatSpread(q.latencyMs)} |`);
   const sizes = [...new Set(search.rows.map((q) => q.posts))];
   const [smallest, largest] = [Math.min(...sizes), Math.max(...sizes)];
   const row = (name: string, posts: number) => search.rows.find((q) => q.name === name && q.posts === posts);

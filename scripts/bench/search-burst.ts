@@ -132,12 +132,26 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   useDefaults({ LOG_LEVEL: 'warn' });
   const stack = await startBenchStack();
   try {
-    const result = await measureSearchBurst(stack, positiveSetting('BENCH_BURST_POSTS', 1_000), positiveSetting('BENCH_BURST_CONCURRENCY', 16), positiveSetting('BENCH_BURST_PAGE_SIZE', 100));
-    console.log(`burst: ${result.posts} posts of ~1.5 KB created in ${result.createSeconds} s (${result.concurrency} in flight); searches page ${positiveSetting('BENCH_BURST_PAGE_SIZE', 100)} at a time`);
-    for (const { began, seconds, found } of result.foundAt) console.log(`  ${seconds} s after the last create: ${found} found (the search began at ${began} s)`);
-    console.log(result.lagSeconds === undefined ? `burst lag: not all found within the wait` : `burst lag: all ${result.posts} found ${result.lagSeconds} s after the last create`);
+    const result = await measureSearchBurst(
+      stack,
+      positiveSetting('BENCH_BURST_POSTS', 1_000),
+      positiveSetting('BENCH_BURST_CONCURRENCY', 16),
+      positiveSetting('BENCH_BURST_PAGE_SIZE', 100),
+    );
+    console.log(
+      `burst: ${result.posts} posts of ~1.5 KB created in ${result.createSeconds} s (${result.concurrency} in flight); searches page ${positiveSetting('BENCH_BURST_PAGE_SIZE', 100)} at a time`,
+    );
+    for (const { began, seconds, found } of result.foundAt)
+      console.log(`  ${seconds} s after the last create: ${found} found (the search began at ${began} s)`);
+    console.log(
+      result.lagSeconds === undefined
+        ? `burst lag: not all found within the wait`
+        : `burst lag: all ${result.posts} found ${result.lagSeconds} s after the last create`,
+    );
     if (result.indexedSeconds !== undefined) {
-      console.log(`index caught up ${result.indexedSeconds} s after the last create; searches meanwhile found at least ${result.foundAfterwards ?? result.posts}`);
+      console.log(
+        `index caught up ${result.indexedSeconds} s after the last create; searches meanwhile found at least ${result.foundAfterwards ?? result.posts}`,
+      );
     }
   } finally {
     await stack.stop();

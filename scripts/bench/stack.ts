@@ -16,7 +16,6 @@ import { startServer, type RunningServer } from '../local/server.ts';
 // slow down as they pile up (test/support/dynamodb-local.ts): 10,000 seeded posts would slow every
 // section after them.
 
-
 export interface BenchStack {
   /** The DynamoDB Local of the current table. */
   readonly emulator: Emulator;

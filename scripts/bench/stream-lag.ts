@@ -45,7 +45,13 @@ export interface StreamLagResult {
 /** A post of 20 distinct words, one of them `marker`, as its text item. */
 function textItem(marker: string) {
   const description = Array.from({ length: 18 }, (_, i) => `word${i}`).join(' ');
-  const post = newPost({ userId: 1, username: 'bench', token: '' }, { title: `Lag ${marker}`, description, publish: true }, { slug: `lag-${randomUUID()}`, slugBase: 'lag' }, [], isoTimestamp());
+  const post = newPost(
+    { userId: 1, username: 'bench', token: '' },
+    { title: `Lag ${marker}`, description, publish: true },
+    { slug: `lag-${randomUUID()}`, slugBase: 'lag' },
+    [],
+    isoTimestamp(),
+  );
   return postTextItem(post);
 }
 
@@ -72,7 +78,13 @@ function median(values: number[]): number {
 
 async function visitCount(postId: string): Promise<number> {
   const answer = await db().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) }, Select: 'COUNT', ConsistentRead: true }),
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    }),
   );
   return answer.Count ?? 0;
 }
@@ -136,9 +148,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const stack = await startBenchStack();
   try {
     const result = await measureStreamLag({ server: stack.server, runs: positiveSetting('BENCH_STREAM_RUNS', 5) });
-    console.log(`stream lag, deletion to visits gone (${result.runs} runs, ${result.visits} visits each): median ${result.medianMs} ms, min ${result.minMs} ms, max ${result.maxMs} ms`);
+    console.log(
+      `stream lag, deletion to visits gone (${result.runs} runs, ${result.visits} visits each): median ${result.medianMs} ms, min ${result.minMs} ms, max ${result.maxMs} ms`,
+    );
     const index = result.index;
-    console.log(`stream lag, post text written to its words indexed (${result.runs} runs, 20 words): median ${index.medianMs} ms, min ${index.minMs} ms, max ${index.maxMs} ms`);
+    console.log(
+      `stream lag, post text written to its words indexed (${result.runs} runs, 20 words): median ${index.medianMs} ms, min ${index.minMs} ms, max ${index.maxMs} ms`,
+    );
     console.log(JSON.stringify(result));
   } finally {
     await stack.stop();

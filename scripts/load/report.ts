@@ -86,7 +86,11 @@ export function renderReport(report: LoadReport): string[] {
   } else {
     lines.push('DynamoDB per request: not metered (the API runs in another process: `--url`).');
   }
-  lines.push('', '| operation kind | mix share | requests | share seen | p50 ms | p99 ms | statuses | DynamoDB calls | RCU | WCU |', '|---|---|---|---|---|---|---|---|---|---|');
+  lines.push(
+    '',
+    '| operation kind | mix share | requests | share seen | p50 ms | p99 ms | statuses | DynamoDB calls | RCU | WCU |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  );
   for (const { kind, share, figures: f } of report.kinds) {
     const metered = f.metered > 0;
     lines.push(

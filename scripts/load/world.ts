@@ -90,7 +90,10 @@ export interface SeedOptions {
   progress: (line: string) => void;
 }
 
-async function call(url: string, init: { method?: string; token?: string; form?: Record<string, string>; json?: unknown } = {}): Promise<{ status: number; body: unknown; headers: Headers }> {
+async function call(
+  url: string,
+  init: { method?: string; token?: string; form?: Record<string, string>; json?: unknown } = {},
+): Promise<{ status: number; body: unknown; headers: Headers }> {
   const response = await fetch(url, fetchInit(init));
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null, headers: response.headers };

@@ -56,7 +56,9 @@ interface Instance {
  * bundled with tracing on (`-c tracing=true`) runs as in Lambda and sends no trace.
  */
 function localTraceId(): string {
-  const epoch = Math.floor(Date.now() / 1000).toString(16).padStart(8, '0');
+  const epoch = Math.floor(Date.now() / 1000)
+    .toString(16)
+    .padStart(8, '0');
   return `Root=1-${epoch}-${randomBytes(12).toString('hex')};Parent=${randomBytes(8).toString('hex')};Sampled=0`;
 }
 
@@ -91,7 +93,8 @@ export class BundleRuntime implements FunctionRuntime {
       execArgv: [],
       stdio: ['ignore', this.options.output, this.options.output, 'ipc'],
       env: {
-        // What the template sets, then what Lambda adds (https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime).
+        // What the template sets, then what Lambda adds
+        // (https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime).
         ...fn.environment,
         _HANDLER: `${fn.code.file.replace(/\.m?js$/, '')}.${fn.code.export}`,
         LAMBDA_TASK_ROOT: root,
@@ -209,11 +212,12 @@ export class BundleRuntime implements FunctionRuntime {
 
   async close(): Promise<void> {
     const exits = [...this.all].map(
-      (instance) => new Promise<void>((done) => {
-        if (instance.child.exitCode !== null || instance.child.signalCode !== null) return done();
-        instance.child.once('exit', () => done());
-        instance.child.kill();
-      }),
+      (instance) =>
+        new Promise<void>((done) => {
+          if (instance.child.exitCode !== null || instance.child.signalCode !== null) return done();
+          instance.child.once('exit', () => done());
+          instance.child.kill();
+        }),
     );
     await Promise.all(exits);
     this.pools.clear();

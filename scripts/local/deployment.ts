@@ -78,7 +78,9 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
         // As the stack's grantTable: the search table is named to the functions that may use it.
         ...(policy.some((statement) => statement.resources.includes(searchArn)) ? { SEARCH_TABLE_NAME: searchTableOf(options.tableName) } : {}),
         NODE_OPTIONS: '--enable-source-maps',
-        ...(api ? { CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(','), ...limitsEnvironment(DEFAULT_LIMITS), ...publicReadsEnvironment(DEFAULT_PUBLIC_READS) } : {}),
+        ...(api
+          ? { CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(','), ...limitsEnvironment(DEFAULT_LIMITS), ...publicReadsEnvironment(DEFAULT_PUBLIC_READS) }
+          : {}),
         ...(paged ? { [CURSOR_SECRET_VARIABLE]: LOCAL_SECRET_VALUES[CURSOR_SECRET_VARIABLE]! } : {}),
       },
       policy,

@@ -1,4 +1,12 @@
-import { CreateTableCommand, DescribeTableCommand, type CreateTableCommandInput, UpdateTableCommand, UpdateTimeToLiveCommand, waitUntilTableExists, type TableDescription } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  type CreateTableCommandInput,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+  type TableDescription,
+} from '@aws-sdk/client-dynamodb';
 import { dynamodb } from '#lib/db/client.ts';
 import { searchTableOf } from '#lib/config.ts';
 import { createSearchTableInput, createTableInput, TTL_ATTRIBUTE } from '#lib/db/table.ts';
@@ -50,9 +58,7 @@ export async function ensureTable(tableName: string): Promise<boolean> {
     return false;
   }
   await create(input);
-  await client.send(
-    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }),
-  );
+  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }));
   return true;
 }
 

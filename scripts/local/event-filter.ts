@@ -27,9 +27,7 @@ export function checkPattern(pattern: unknown, path = 'pattern'): void {
 
 function matches(value: unknown, pattern: unknown): boolean {
   if (Array.isArray(pattern)) {
-    return (pattern as Rule[]).some((rule) =>
-      typeof rule === 'object' ? typeof value === 'string' && value.startsWith(rule.prefix) : value === rule,
-    );
+    return (pattern as Rule[]).some((rule) => (typeof rule === 'object' ? typeof value === 'string' && value.startsWith(rule.prefix) : value === rule));
   }
   if (typeof value !== 'object' || value === null) return false;
   return Object.entries(pattern as Record<string, unknown>).every(([key, inner]) => matches((value as Record<string, unknown>)[key], inner));

@@ -91,7 +91,10 @@ export function startIamGuard(options: IamGuardOptions): Promise<IamGuard> {
       .then((body) => {
         if (body === 'too-large') return response.destroy(); // no limit is set: cannot happen
         const identity = signingAccessKey(request.headers.authorization) ?? 'anonymous';
-        const operation = String(request.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
+        const operation =
+          String(request.headers['x-amz-target'] ?? '')
+            .split('.')
+            .pop() ?? '';
         let parsed: Record<string, unknown> = {};
         try {
           parsed = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;

@@ -97,7 +97,10 @@ export function requiredPermissions(operation: string, body: Json, region: strin
 
 /** IAM's wildcard match: `*` any run of characters, `?` any one character. */
 function wildcard(pattern: string, value: string, flags = ''): boolean {
-  const regex = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
+  const regex = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replaceAll('*', '.*')
+    .replaceAll('?', '.');
   return new RegExp(`^${regex}$`, flags).test(value);
 }
 

@@ -34,15 +34,22 @@ interface ProbeAnswer {
  * One HTTP request to 127.0.0.1:port; undefined when no HTTP answer comes. Not fetch: Node.js 20's
  * fetch neither settles nor keeps the process alive when the other side closes at once.
  */
-function probe(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<ProbeAnswer | undefined> {
+function probe(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<ProbeAnswer | undefined> {
   return new Promise((done) => {
-    const request = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers, timeout: PROBE_TIMEOUT_MS }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => done({ headers: response.headers, body }));
-      response.on('error', () => done(undefined));
-    });
+    const request = httpRequest(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers, timeout: PROBE_TIMEOUT_MS },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => done({ headers: response.headers, body }));
+        response.on('error', () => done(undefined));
+      },
+    );
     request.on('timeout', () => request.destroy());
     request.on('error', () => done(undefined));
     request.on('close', () => done(undefined));

@@ -15,7 +15,9 @@ export interface UsageLog {
 
 export function recordRequestUsage(): UsageLog {
   const records = new Map<string, RequestUsage>();
-  onRequestLogged(({ requestId, route, status, dynamodbCalls, consumedCapacity }) => records.set(requestId, { route, status, dynamodbCalls, consumedCapacity }));
+  onRequestLogged(({ requestId, route, status, dynamodbCalls, consumedCapacity }) =>
+    records.set(requestId, { route, status, dynamodbCalls, consumedCapacity }),
+  );
   return {
     take(requestId) {
       if (requestId === undefined) return undefined;

@@ -224,7 +224,10 @@ function deploymentFor(options: ServerOptions, streamArn: string): Deployment {
   for (const [name, access] of Object.entries(options.grants ?? {})) {
     const fn = deployment.functions.get(name);
     if (!fn) throw new Error(`No function ${name} in the deployment`);
-    deployment.functions.set(name, { ...fn, policy: [...tableStatements(access, tableArn(region, tableName()), tableArn(region, searchTableOf(tableName()))), ...fn.policy.filter(readsStream)] });
+    deployment.functions.set(name, {
+      ...fn,
+      policy: [...tableStatements(access, tableArn(region, tableName()), tableArn(region, searchTableOf(tableName()))), ...fn.policy.filter(readsStream)],
+    });
   }
   return deployment;
 }
@@ -255,7 +258,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const runtime: FunctionRuntime =
     options.target === 'bundles'
-      ? new BundleRuntime({ guardUrl: guard.url, region: awsRegion(), output: options.functionOutput ?? 'ignore', ...(options.node ? { node: options.node } : {}) })
+      ? new BundleRuntime({
+          guardUrl: guard.url,
+          region: awsRegion(),
+          output: options.functionOutput ?? 'ignore',
+          ...(options.node ? { node: options.node } : {}),
+        })
       : new SourceRuntime(guard.url);
 
   const invoke = async (fn: LocalFunction, event: APIGatewayProxyEventV2, origin: string | undefined): Promise<Answer> => {

@@ -47,9 +47,7 @@ export class SourceRuntime implements FunctionRuntime {
     routeThroughGuard(dynamodb());
     try {
       const invocation = { [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: requestId };
-      const result = await invocations.run(invocation, () =>
-        runAsFunction(fn.name, this.guardUrl, () => handler(event, lambdaContext(fn.name, requestId))),
-      );
+      const result = await invocations.run(invocation, () => runAsFunction(fn.name, this.guardUrl, () => handler(event, lambdaContext(fn.name, requestId))));
       return { payload: JSON.stringify(result ?? null) };
     } catch (error) {
       return { error: { errorType: (error as Error)?.name ?? 'Error', errorMessage: String((error as Error)?.message ?? error) } };

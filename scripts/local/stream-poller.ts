@@ -185,7 +185,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     const text = await response.text();
     const parsed = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
     if (!response.ok) {
-      const type = String(parsed.__type ?? 'StreamError').split('#').pop()!;
+      const type = String(parsed.__type ?? 'StreamError')
+        .split('#')
+        .pop()!;
       throw new StreamError(type, String(parsed.Message ?? parsed.message ?? text));
     }
     return parsed as T;
@@ -215,10 +217,12 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const refresh = async (initial: boolean) => {
     let start: string | undefined;
     do {
-      const answer = await call<{ StreamDescription: { Shards?: { ShardId: string; ParentShardId?: string; SequenceNumberRange?: { EndingSequenceNumber?: string } }[]; LastEvaluatedShardId?: string } }>(
-        'DescribeStream',
-        { StreamArn: streamArn, ...(start ? { ExclusiveStartShardId: start } : {}) },
-      );
+      const answer = await call<{
+        StreamDescription: {
+          Shards?: { ShardId: string; ParentShardId?: string; SequenceNumberRange?: { EndingSequenceNumber?: string } }[];
+          LastEvaluatedShardId?: string;
+        };
+      }>('DescribeStream', { StreamArn: streamArn, ...(start ? { ExclusiveStartShardId: start } : {}) });
       for (const found of answer.StreamDescription.Shards ?? []) {
         if (shards.has(found.ShardId)) continue;
         const closed = found.SequenceNumberRange?.EndingSequenceNumber !== undefined;
@@ -309,7 +313,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       stats.discardedBatches += 1;
       report(
         `gave up on records ${discarded.startSequenceNumber}..${discarded.endSequenceNumber} of ${shard.id} after ${source.retryAttempts} retries` +
-          (source.onFailureDestination ? ' (deployed, the on-failure queue gets this batch\'s description)' : ''),
+          (source.onFailureDestination ? " (deployed, the on-failure queue gets this batch's description)" : ''),
       );
       options.onDiscard?.(discarded);
     }

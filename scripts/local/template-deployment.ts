@@ -66,7 +66,8 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
   // The site's distribution exists only deployed: locally the server is the site, so a variable
   // that names the distribution (SITE_URL, when no siteUrl is set) is left out, as from source.
   const distributions = ofType('AWS::CloudFront::Distribution').map(([id]) => id);
-  const namesDistribution = (value: unknown) => distributions.some((id) => JSON.stringify(value).includes(JSON.stringify({ 'Fn::GetAtt': [id, 'DomainName'] })));
+  const namesDistribution = (value: unknown) =>
+    distributions.some((id) => JSON.stringify(value).includes(JSON.stringify({ 'Fn::GetAtt': [id, 'DomainName'] })));
   // CloudFormation's intrinsic functions, as far as this template uses them.
   const resolve = (value: unknown): string => {
     if (typeof value === 'string') return value;

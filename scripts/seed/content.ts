@@ -12,10 +12,38 @@ export interface DemoUser {
 }
 
 export const DEMO_USERS: readonly DemoUser[] = [
-  { username: 'ada', password: 'ada-demo-password', display_name: 'Ada L.', location: 'London', about_me: 'Writes about **data modelling** and tests.', website: 'https://ada.example.com' },
-  { username: 'grace', password: 'grace-demo-password', display_name: 'Grace H.', location: 'Arlington', about_me: 'Compilers, debugging, and the occasional moth.', website: 'https://grace.example.com' },
-  { username: 'linus', password: 'linus-demo-password', display_name: 'Linus T.', location: 'Portland', about_me: 'Performance and plain text.', website: 'https://linus.example.com' },
-  { username: 'margaret', password: 'margaret-demo-password', display_name: 'Margaret H.', location: 'Boston', about_me: 'Reliability first; *then* features.', website: 'https://margaret.example.com' },
+  {
+    username: 'ada',
+    password: 'ada-demo-password',
+    display_name: 'Ada L.',
+    location: 'London',
+    about_me: 'Writes about **data modelling** and tests.',
+    website: 'https://ada.example.com',
+  },
+  {
+    username: 'grace',
+    password: 'grace-demo-password',
+    display_name: 'Grace H.',
+    location: 'Arlington',
+    about_me: 'Compilers, debugging, and the occasional moth.',
+    website: 'https://grace.example.com',
+  },
+  {
+    username: 'linus',
+    password: 'linus-demo-password',
+    display_name: 'Linus T.',
+    location: 'Portland',
+    about_me: 'Performance and plain text.',
+    website: 'https://linus.example.com',
+  },
+  {
+    username: 'margaret',
+    password: 'margaret-demo-password',
+    display_name: 'Margaret H.',
+    location: 'Boston',
+    about_me: 'Reliability first; *then* features.',
+    website: 'https://margaret.example.com',
+  },
 ];
 
 export interface DemoTag {
@@ -51,14 +79,44 @@ const ANGLES = [
 
 const TOPICS: readonly { name: string; tags: readonly string[]; code: string; language: string }[] = [
   { name: 'DynamoDB single-table design', tags: ['DynamoDB', 'Serverless'], language: 'ts', code: "const key = { PK: `POST#${slug}`, SK: 'POST' };" },
-  { name: 'Lambda cold starts', tags: ['AWS Lambda', 'Performance'], language: 'ts', code: "export const handler = async () => ({ statusCode: 200, body: 'ok' });" },
-  { name: 'HTTP APIs on API Gateway', tags: ['APIs', 'Serverless'], language: 'sh', code: 'curl -s https://api.example.com/api/v1/posts -H "Authorization: Token $TOKEN"' },
+  {
+    name: 'Lambda cold starts',
+    tags: ['AWS Lambda', 'Performance'],
+    language: 'ts',
+    code: "export const handler = async () => ({ statusCode: 200, body: 'ok' });",
+  },
+  {
+    name: 'HTTP APIs on API Gateway',
+    tags: ['APIs', 'Serverless'],
+    language: 'sh',
+    code: 'curl -s https://api.example.com/api/v1/posts -H "Authorization: Token $TOKEN"',
+  },
   { name: 'TypeScript strict mode', tags: ['TypeScript'], language: 'ts', code: 'function first<T>(items: T[]): T | undefined {\n  return items[0];\n}' },
-  { name: 'Markdown rendering', tags: ['Frontend'], language: 'js', code: "element.innerHTML = render(post.description); // sanitize first!" },
-  { name: 'CORS in the browser', tags: ['Frontend', 'Security', 'APIs'], language: 'js', code: "await fetch(url, { headers: { Authorization: 'Token ' + token } });" },
-  { name: 'token authentication', tags: ['Security', 'APIs'], language: 'http', code: 'GET /api/v1/auth HTTP/1.1\nAuthorization: Token 0123456789abcdef0123456789abcdef01234567' },
-  { name: 'infinite scroll with Link headers', tags: ['Frontend', 'APIs'], language: 'js', code: "const next = response.headers.get('Link')?.match(/<([^>]+)>/)?.[1];" },
-  { name: 'OpenAPI-first development', tags: ['APIs', 'TypeScript', 'Testing'], language: 'sh', code: 'npx openapi-typescript http://127.0.0.1:3000/api/v1/openapi.json -o api.d.ts' },
+  { name: 'Markdown rendering', tags: ['Frontend'], language: 'js', code: 'element.innerHTML = render(post.description); // sanitize first!' },
+  {
+    name: 'CORS in the browser',
+    tags: ['Frontend', 'Security', 'APIs'],
+    language: 'js',
+    code: "await fetch(url, { headers: { Authorization: 'Token ' + token } });",
+  },
+  {
+    name: 'token authentication',
+    tags: ['Security', 'APIs'],
+    language: 'http',
+    code: 'GET /api/v1/auth HTTP/1.1\nAuthorization: Token 0123456789abcdef0123456789abcdef01234567',
+  },
+  {
+    name: 'infinite scroll with Link headers',
+    tags: ['Frontend', 'APIs'],
+    language: 'js',
+    code: "const next = response.headers.get('Link')?.match(/<([^>]+)>/)?.[1];",
+  },
+  {
+    name: 'OpenAPI-first development',
+    tags: ['APIs', 'TypeScript', 'Testing'],
+    language: 'sh',
+    code: 'npx openapi-typescript http://127.0.0.1:3000/api/v1/openapi.json -o api.d.ts',
+  },
   { name: 'on-call for serverless apps', tags: ['Serverless', 'Career'], language: 'sh', code: 'aws logs tail /aws/lambda/PostsList --follow --format short' },
 ];
 

@@ -52,7 +52,9 @@ async function call(apiUrl: string, method: string, path: string, options: { tok
       ...(options.json !== undefined ? { body: JSON.stringify(options.json) } : {}),
     });
   } catch (error) {
-    throw new SeedError(`The API does not answer at ${apiUrl} (${(error as Error).message}). Start the local stack with \`npm start\` (or set PORT or API_URL).`);
+    throw new SeedError(
+      `The API does not answer at ${apiUrl} (${(error as Error).message}). Start the local stack with \`npm start\` (or set PORT or API_URL).`,
+    );
   }
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
@@ -129,7 +131,8 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
       const slug = slugify(post.title);
       const existing = await getPost(slug);
       if (existing) {
-        if (existing.author !== post.author) warnings.push(`The slug "${slug}" belongs to a post by "${existing.author}"; the demo post "${post.title}" was not created.`);
+        if (existing.author !== post.author)
+          warnings.push(`The slug "${slug}" belongs to a post by "${existing.author}"; the demo post "${post.title}" was not created.`);
         else slugs.set(post, slug);
         continue;
       }

@@ -56,11 +56,15 @@ export function buildSite(root: string): void {
   run(root, 'Type-checking web/', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', join(root, 'web', 'tsconfig.json')]);
   const out = join(root, 'web', `.dist-${process.pid}`);
   rmSync(out, { recursive: true, force: true });
-  const vite = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'web', 'vite.config.ts'), '--logLevel', 'warn'], {
-    cwd: join(root, 'web'),
-    stdio: 'inherit',
-    env: { ...process.env, SITE_OUT_DIR: out },
-  });
+  const vite = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'web', 'vite.config.ts'), '--logLevel', 'warn'],
+    {
+      cwd: join(root, 'web'),
+      stdio: 'inherit',
+      env: { ...process.env, SITE_OUT_DIR: out },
+    },
+  );
   if (vite.status !== 0) {
     rmSync(out, { recursive: true, force: true });
     throw new Error(`vite build failed (exit ${vite.status ?? vite.signal})`);

@@ -124,11 +124,13 @@ describe('metrics, as in Lambda', () => {
     const broken = { ...lambdaEvent('GET', `${API_PREFIX}/nowhere`), rawPath: undefined } as unknown as APIGatewayProxyEventV2;
     let status = 0;
     let errors: string[] = [];
-    const lines = parsed(await stdoutOf(async () => {
-      errors = await stdoutOf(async () => {
-        status = ((await fallback(broken, context)) as { statusCode: number }).statusCode;
-      }, process.stderr);
-    }));
+    const lines = parsed(
+      await stdoutOf(async () => {
+        errors = await stdoutOf(async () => {
+          status = ((await fallback(broken, context)) as { statusCode: number }).statusCode;
+        }, process.stderr);
+      }),
+    );
     expect(status).toBe(500);
     expect(parsed(errors).map((line) => [line.level, line.message, line.error?.name])).toEqual([['ERROR', 'unhandled error', 'TypeError']]);
     const request = emfLines(lines).find((line) => 'Latency' in line)!;
@@ -203,7 +205,18 @@ describe('the request log line', () => {
       [
         ...['consumedCapacity', 'coldStart', 'dynamodbCalls', 'lambdaRequestId', 'latencyMs', 'method', 'path', 'requestId', 'route', 'status'],
         // Powertools Logger's own, and the Lambda context's (injectLambdaContext).
-        ...['level', 'message', 'service', 'timestamp', 'sampling_rate', 'cold_start', 'function_arn', 'function_memory_size', 'function_name', 'function_request_id'],
+        ...[
+          'level',
+          'message',
+          'service',
+          'timestamp',
+          'sampling_rate',
+          'cold_start',
+          'function_arn',
+          'function_memory_size',
+          'function_name',
+          'function_request_id',
+        ],
       ].sort(),
     );
   });
@@ -211,10 +224,15 @@ describe('the request log line', () => {
   it('stamps each line with its own function, when requests to several functions run at once', async () => {
     // The local server runs every function in one process, as Lambda's managed instances run
     // concurrent invocations in one environment: one invocation's context must not reach another's lines.
-    const routes: [string, string][] = [['/auth', 'AuthCheck'], ['/tags', 'TagsList'], ['/posts', 'PostsList'], ['/users', 'UsersList']];
-    const lines = await atLogLevel('info', () => stdoutOf(() => Promise.all(
-      Array.from({ length: 5 }, () => routes.map(([path]) => alice.api.get(path))).flat(),
-    )));
+    const routes: [string, string][] = [
+      ['/auth', 'AuthCheck'],
+      ['/tags', 'TagsList'],
+      ['/posts', 'PostsList'],
+      ['/users', 'UsersList'],
+    ];
+    const lines = await atLogLevel('info', () =>
+      stdoutOf(() => Promise.all(Array.from({ length: 5 }, () => routes.map(([path]) => alice.api.get(path))).flat())),
+    );
     const requests = parsed(lines).filter((line) => line.message === 'request');
     expect(requests).toHaveLength(20);
     const handlerOf = new Map(routes.map(([path, name]) => [`GET ${API_PREFIX}${path}`, name]));
@@ -224,13 +242,15 @@ describe('the request log line', () => {
 
   it('logs 404s and failed logins, and never a token, a password, a header or a body', async () => {
     let issued = '';
-    const lines = await atLogLevel('info', () => stdoutOf(async () => {
-      issued = (await api.client().post('/login', { json: { username: alice.username, password: 'a secret passphrase' } })).body.token;
-      await api.client().post('/login', { form: { username: alice.username, password: 'wrong secret words' } });
-      await alice.api.get('/tags', { query: { q: 'searched text' } });
-      await alice.api.get('/nowhere');
-      await alice.api.request('PATCH', '/posts');
-    }));
+    const lines = await atLogLevel('info', () =>
+      stdoutOf(async () => {
+        issued = (await api.client().post('/login', { json: { username: alice.username, password: 'a secret passphrase' } })).body.token;
+        await api.client().post('/login', { form: { username: alice.username, password: 'wrong secret words' } });
+        await alice.api.get('/tags', { query: { q: 'searched text' } });
+        await alice.api.get('/nowhere');
+        await alice.api.request('PATCH', '/posts');
+      }),
+    );
     const requests = parsed(lines).filter((line) => line.message === 'request');
     expect(requests.map((line) => [line.route, line.status])).toEqual([
       [`POST ${API_PREFIX}/login`, 200],

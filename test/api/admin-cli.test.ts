@@ -92,7 +92,11 @@ describe('admin CLI', () => {
     const username = unique('cliprompt');
     // `script` gives the CLI a terminal; the answers are typed once each prompt is shown.
     const command = `${TSX} scripts/admin.ts create-user --username ${username}`;
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: childEnvironment({ TABLE_NAME: api.table }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      cwd: ROOT,
+      env: childEnvironment({ TABLE_NAME: api.table }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
     const prompts: string[] = [];
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -129,7 +133,15 @@ describe('admin CLI', () => {
       AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/credentials',
       AWS_EC2_METADATA_DISABLED: 'true',
     });
-    for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'AWS_WEB_IDENTITY_TOKEN_FILE']) {
+    for (const name of [
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_SESSION_TOKEN',
+      'AWS_PROFILE',
+      'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+      'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+      'AWS_WEB_IDENTITY_TOKEN_FILE',
+    ]) {
       delete env[name];
     }
     const result = await admin(['--aws', 'close-signup'], undefined, env);
@@ -274,10 +286,7 @@ describe('admin CLI', () => {
     expect(await state()).toEqual({ isFeatured: true, listed: true, count: 1 });
 
     const missing = unique('no-such-post-');
-    const [off, unknown] = await Promise.all([
-      admin(['feature-post', '--slug', slug, '--off']),
-      admin(['feature-post', '--slug', missing]),
-    ]);
+    const [off, unknown] = await Promise.all([admin(['feature-post', '--slug', slug, '--off']), admin(['feature-post', '--slug', missing])]);
     expect(off.code, off.stderr).toBe(0);
     expect(await state()).toEqual({ isFeatured: false, listed: false, count: 0 });
 
@@ -324,7 +333,9 @@ describe('admin CLI', () => {
     expect((await admin(['deactivate-user', '--username', user.username])).code).toBe(0);
     const set = await admin(['set-password', '--username', user.username, '--password-stdin'], 'a new secret\n');
     expect(set.code, set.stderr).toBe(0);
-    expect(set.stdout).toContain(`Password set for "${user.username}", but the account is deactivated: its logins stay refused until \`npm run admin -- reactivate-user --username ${user.username}\`.`);
+    expect(set.stdout).toContain(
+      `Password set for "${user.username}", but the account is deactivated: its logins stay refused until \`npm run admin -- reactivate-user --username ${user.username}\`.`,
+    );
     expect((await login(user.username, 'a new secret')).body).toEqual(BAD_CREDENTIALS);
     expect((await admin(['reactivate-user', '--username', user.username])).code).toBe(0);
     expect((await login(user.username, 'a new secret')).status).toBe(200);

@@ -23,9 +23,7 @@ async function scanAll(): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await db().send(
-      new ScanCommand({ TableName: api.table, ConsistentRead: true, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }),
-    );
+    const page = await db().send(new ScanCommand({ TableName: api.table, ConsistentRead: true, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }));
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -263,9 +261,7 @@ describe('token storage and expiry', () => {
     const items = await scanAll();
     expect(JSON.stringify(items)).not.toContain(user.token);
 
-    const { Item } = await db().send(
-      new GetCommand({ TableName: api.table, Key: keys.token(hashToken(user.token)), ConsistentRead: true }),
-    );
+    const { Item } = await db().send(new GetCommand({ TableName: api.table, Key: keys.token(hashToken(user.token)), ConsistentRead: true }));
     expect(Item).toBeDefined();
     expect(hashToken(user.token)).toMatch(/^[0-9a-f]{64}$/);
     expect(Item!.PK).toBe(`TOKEN#${hashToken(user.token)}`);

@@ -22,7 +22,15 @@ if (!HAVE_CHROMIUM && process.env.CI) {
 }
 const ARTIFACTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
 // playwright-core adds --headless and a fresh --user-data-dir of its own to every launch.
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** In the page: its script has shown a result. */
 const FINISHED = "!document.getElementById('status').textContent.startsWith('loading')";
@@ -132,7 +140,12 @@ describe.skipIf(!HAVE_CHROMIUM)('in a real browser', () => {
     await page.waitForFunction(FINISHED);
     expect(await page.textContent('#status')).toBe('ok: 200, 3 posts');
     const listed = await page.locator('#posts li').allTextContents();
-    expect(listed).toEqual(titles.slice(1).reverse().map((title) => expect.stringContaining(title)));
+    expect(listed).toEqual(
+      titles
+        .slice(1)
+        .reverse()
+        .map((title) => expect.stringContaining(title)),
+    );
     // Link is readable by the page only because the API exposes it.
     expect(await page.textContent('#link')).toMatch(/^<http:\/\/127\.0\.0\.1:\d+\/api\/v1\/posts\?.*cursor=.*>; rel="next"$/);
     await page.screenshot({ path: `${ARTIFACTS}browser-cors.png`, fullPage: true });

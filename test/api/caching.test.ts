@@ -174,7 +174,10 @@ describe('edit conflicts: PUT /posts/detail/{slug} with modified', () => {
     const edited = await alice.api.put(path, { json: { description: 'second', modified: post.modified } });
     expect(edited.status, edited.text).toBe(200);
     expect(edited.body.modified).not.toBe(post.modified);
-    for (const body of [{ description: 'third', modified: post.modified }, { title: 'Renamed entirely', modified: post.modified }]) {
+    for (const body of [
+      { description: 'third', modified: post.modified },
+      { title: 'Renamed entirely', modified: post.modified },
+    ]) {
       const stale = await alice.api.put(path, { json: body });
       expect([stale.status, stale.body]).toEqual([409, CONFLICT]);
       expect(stale.headers.get('cache-control')).toBe('no-store');

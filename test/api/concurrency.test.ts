@@ -20,7 +20,6 @@ const m = unique('c').toLowerCase();
 
 type Item = Record<string, any>;
 
-
 interface Snapshot {
   posts: Item[];
   tags: Item[];
@@ -32,7 +31,11 @@ interface Snapshot {
 async function snapshot(): Promise<Snapshot> {
   const items = await settledTable(api.table);
   const starts = (prefix: string) => items.filter((item) => String(item.PK).startsWith(prefix));
-  const stats = new Map(starts('POST#').filter((item) => item.SK === 'STATS').map((item) => [item.PK, item]));
+  const stats = new Map(
+    starts('POST#')
+      .filter((item) => item.SK === 'STATS')
+      .map((item) => [item.PK, item]),
+  );
   // Every table invariant, the list entries of every post included (reliability/table.ts).
   expect(invariantProblems(items)).toEqual([]);
   return {
@@ -115,9 +118,7 @@ async function expectApiAgrees(data: Snapshot): Promise<void> {
   const listed = await reader.get('/tags', { query: { q: m } });
   expect(listed.status).toBe(200);
   const ours = data.tags.filter((tag) => String(tag.title).toLowerCase().includes(m));
-  expect(new Map(listed.body.map((tag: any) => [tag.slug, tag.total_posts]))).toEqual(
-    new Map(ours.map((tag) => [tag.slug, Number(tag.total_posts)])),
-  );
+  expect(new Map(listed.body.map((tag: any) => [tag.slug, tag.total_posts]))).toEqual(new Map(ours.map((tag) => [tag.slug, Number(tag.total_posts)])));
   for (const writer of writers) {
     const profile = await reader.get(`/users/detail/${writer.username}`);
     expect(profile.status).toBe(200);
@@ -128,7 +129,10 @@ async function expectApiAgrees(data: Snapshot): Promise<void> {
   const published = await reader.get('/posts', { query: { q: m, page_size: '100' } });
   expect(published.status).toBe(200);
   expect(published.body.map((post: any) => post.slug).sort()).toEqual(
-    data.posts.filter((post) => post.publish === true && matchesQuery(postWords(post as PostRecord), queryWords(m))).map((post) => post.slug).sort(),
+    data.posts
+      .filter((post) => post.publish === true && matchesQuery(postWords(post as PostRecord), queryWords(m)))
+      .map((post) => post.slug)
+      .sort(),
   );
 }
 
@@ -229,13 +233,22 @@ describe('concurrent writes', () => {
         expect(stored, create.label).toBeUndefined();
       }
     });
-    const sameTitle = data.posts.filter((post) => post.title === `Same ${m}`).map((post) => post.slug).sort();
+    const sameTitle = data.posts
+      .filter((post) => post.title === `Same ${m}`)
+      .map((post) => post.slug)
+      .sort();
     expect(sameTitle).toHaveLength(createOutcomes.filter((o, n) => o.status === 201 && creates[n]!.k === POSTS_PER_WRITER - 1).length);
     // The tags created concurrently in different case exist once each.
     for (const title of [nova, orbit, pairA, pairB]) {
-      expect(data.tags.filter((tag) => String(tag.title).toLowerCase() === title.toLowerCase()), title).toHaveLength(1);
+      expect(
+        data.tags.filter((tag) => String(tag.title).toLowerCase() === title.toLowerCase()),
+        title,
+      ).toHaveLength(1);
     }
-    const pairSlugs = data.tags.filter((tag) => [pairA, pairB].includes(tag.title)).map((tag) => tag.slug).sort();
+    const pairSlugs = data.tags
+      .filter((tag) => [pairA, pairB].includes(tag.title))
+      .map((tag) => tag.slug)
+      .sort();
     expect(pairSlugs).toEqual([`pair-${m}`, `pair-${m}-1`]);
 
     // Phase 2: on the created posts, in parallel: publish toggles, tag replacements (with a new
@@ -309,7 +322,8 @@ describe('concurrent writes', () => {
       expect(stored, request.label).toBeDefined();
       if (request.k === 0 && outcome.status === 200) expect(stored!.publish).toBe(false);
       if (request.k === 1 && outcome.status === 200) expect(stored!.publish).toBe(true);
-      if (request.k === 2 && outcome.status === 200) expect(stored!.tags.map((t: string) => t.toLowerCase())).toEqual([orbit, fresh].map((t) => t.toLowerCase()));
+      if (request.k === 2 && outcome.status === 200)
+        expect(stored!.tags.map((t: string) => t.toLowerCase())).toEqual([orbit, fresh].map((t) => t.toLowerCase()));
       if (request.label.endsWith(' rename')) {
         expect(stored!.title).toBe(outcome.status === 200 ? `Renamed ${m}` : `Post ${m} ${request.i} 4`);
       }
@@ -339,7 +353,10 @@ describe('concurrent writes', () => {
     // Every user views twice at once, while the author edits the post (no rename) in between.
     const outcomes = await inParallel([
       ...everyone.flatMap((user, n) => [0, 1].map((copy) => ({ label: `view ${n}.${copy}`, run: () => user.api.get(`/posts/detail/${slug}`) }))),
-      ...[1, 2, 3].map((n) => ({ label: `edit ${n}`, run: () => author.api.put(`/posts/detail/${slug}`, { form: { description: `popular ${m} edit ${n}` } }) })),
+      ...[1, 2, 3].map((n) => ({
+        label: `edit ${n}`,
+        run: () => author.api.put(`/posts/detail/${slug}`, { form: { description: `popular ${m} edit ${n}` } }),
+      })),
     ]);
     countBusy('views', outcomes);
     expectStatuses(outcomes, [200, 503]);
@@ -385,15 +402,21 @@ describe('concurrent writes', () => {
     const seeds = await inParallel(
       writers.map((writer, i) => ({
         label: `seed ${i}`,
-        run: () => writer.api.post('/posts', { form: { title: `Mixed ${m}`, description: `mixed ${m} ${i}`, tags: variant(i, `Mixed Tag ${m}`), publish: 'true' } }),
+        run: () =>
+          writer.api.post('/posts', { form: { title: `Mixed ${m}`, description: `mixed ${m} ${i}`, tags: variant(i, `Mixed Tag ${m}`), publish: 'true' } }),
       })),
     );
     expectStatuses(seeds, [201, 503]);
-    const live = seeds.map((seed, i) => ({ writer: writers[i]!, slug: seed.status === 201 ? (seed.response!.body.slug as string) : undefined })).filter((s) => s.slug);
+    const live = seeds
+      .map((seed, i) => ({ writer: writers[i]!, slug: seed.status === 201 ? (seed.response!.body.slug as string) : undefined }))
+      .filter((s) => s.slug);
     const outcomes = await inParallel(
       live.flatMap(({ writer, slug }, i) => [
         ...viewers.slice(0, 6).map((viewer, n) => ({ label: `view ${i}.${n}`, run: () => viewer.api.get(`/posts/detail/${slug}`) })),
-        { label: `retag ${i}`, run: () => writer.api.put(`/posts/detail/${slug}`, { form: { tags: `${variant(i + 1, `Mixed Tag ${m}`)}, ${variant(i, `Other Mixed ${m}`)}` } }) },
+        {
+          label: `retag ${i}`,
+          run: () => writer.api.put(`/posts/detail/${slug}`, { form: { tags: `${variant(i + 1, `Mixed Tag ${m}`)}, ${variant(i, `Other Mixed ${m}`)}` } }),
+        },
         { label: `toggle ${i}`, run: () => writer.api.put(`/posts/detail/${slug}`, { form: { publish: i % 2 ? 'false' : 'true' } }) },
         ...(i % 2 ? [{ label: `delete ${i}`, run: () => writer.api.delete(`/posts/detail/${slug}`) }] : []),
       ]),

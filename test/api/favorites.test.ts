@@ -82,7 +82,13 @@ describe('GET /users/detail/{username}/favorites', () => {
     expect(seen).toEqual(expected);
     expect(slugs((await bob.api.get(listPath(user), { query: { page: '2', page_size: '2' } })).body)).toEqual(expected.slice(2, 4));
 
-    const refused: Record<string, string>[] = [{ page: '4', page_size: '2' }, { page: '0' }, { page: 'x' }, { cursor: 'garbage' }, { cursor: cursors[0]!.slice(0, -2) + 'AA' }];
+    const refused: Record<string, string>[] = [
+      { page: '4', page_size: '2' },
+      { page: '0' },
+      { page: 'x' },
+      { cursor: 'garbage' },
+      { cursor: cursors[0]!.slice(0, -2) + 'AA' },
+    ];
     for (const query of refused) {
       const answer = await bob.api.get(listPath(user), { query });
       expect([answer.status, answer.body], JSON.stringify(query)).toEqual([404, { detail: 'Invalid page.' }]);
@@ -99,7 +105,7 @@ describe('GET /users/detail/{username}/favorites', () => {
     expect([empty.status, empty.body]).toEqual([200, []]);
   });
 
-  it('only posts published now, and the user\'s own drafts to that user only; a renamed post stays listed; pages stay full', async () => {
+  it("only posts published now, and the user's own drafts to that user only; a renamed post stays listed; pages stay full", async () => {
     const user = await api.user('keeper');
     const own = await createPost(user.api, { title: unique('My draft '), description: 'x' });
     const later = await createPost(alice.api, { title: unique('Unpublished later '), description: 'x', publish: 'true' });
@@ -125,7 +131,7 @@ describe('GET /users/detail/{username}/favorites', () => {
 });
 
 describe('a deleted post', () => {
-  it('loses its favorites once the stream consumer has run, and each holder\'s profile count drops by one', async () => {
+  it("loses its favorites once the stream consumer has run, and each holder's profile count drops by one", async () => {
     const post = await createPost(alice.api, { title: unique('Doomed '), description: 'x', publish: 'true' });
     const postId = await postIdOf(post.slug);
     const holders = [alice, bob, carol];
@@ -142,7 +148,9 @@ describe('a deleted post', () => {
 describe('concurrency', () => {
   it('one user adding 8 posts at once, 4 of them twice: every answer counts its own favorite; removing them so, none does', async () => {
     const user = await api.user('eager');
-    const posts = await Promise.all(Array.from({ length: 8 }, (_, i) => createPost(alice.api, { title: unique(`Eager ${i} `), description: 'x', publish: 'true' })));
+    const posts = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => createPost(alice.api, { title: unique(`Eager ${i} `), description: 'x', publish: 'true' })),
+    );
     const twice = posts.flatMap((post, i) => (i % 2 === 0 ? [post, post] : [post]));
     const added = await Promise.all(twice.map((post) => user.api.post(favPath(post.slug))));
     for (const answer of added) expect([answer.status, answer.body]).toEqual([200, { favorited: true, total_favorites: 1 }]);
@@ -169,7 +177,7 @@ describe('concurrency', () => {
     }
     for (const answer of await Promise.all(requests)) expect([200, 204, 404, 503]).toContain(answer.status);
     // A delete told busy (503) stored nothing: the author deletes again.
-    for (let status = 503; status === 503; ) status = (await alice.api.delete(`/posts/detail/${doomed.slug}`)).status;
+    for (let status = 503; status === 503;) status = (await alice.api.delete(`/posts/detail/${doomed.slug}`)).status;
     await eventually(async () => (await partition(keys.favoritesOf(ids.doomed))).length === 0 && (await partition(keys.votesOf(ids.doomed))).length === 0);
 
     const favorites = await partition(keys.favoritesOf(ids.survivor));

@@ -26,7 +26,15 @@ const parser = new XMLParser({
   isArray: (name) => name === 'item' || name === 'category',
 });
 
-type Item = { title: string; link: string; guid: string; description: string; pubDate: string; 'dc:creator': { '#text': string; '@xmlns:dc': string }; category?: string[] };
+type Item = {
+  title: string;
+  link: string;
+  guid: string;
+  description: string;
+  pubDate: string;
+  'dc:creator': { '#text': string; '@xmlns:dc': string };
+  category?: string[];
+};
 
 function parse(response: ApiResponse) {
   expect(response.status, response.text).toBe(200);
@@ -48,7 +56,8 @@ async function newTag(prefix = 'Feed') {
   return { title, slug: tag.slug as string, draft };
 }
 
-const publish = (fields: Record<string, string>, api_ = alice.api) => createPost(api_, { description: 'body', publish: 'true', ...fields, title: fields.title ?? unique('Post ') });
+const publish = (fields: Record<string, string>, api_ = alice.api) =>
+  createPost(api_, { description: 'body', publish: 'true', ...fields, title: fields.title ?? unique('Post ') });
 
 /** An RFC 822 date of a post's `created`, as the feed writes it. */
 const rfc822 = (iso: string) => new Date(iso).toUTCString().replace(/GMT$/, '+0000');
@@ -123,7 +132,12 @@ describe('GET /feed', () => {
     for (let i = 0; i < 22; i++) published.push(await publish({ title: `${unique('Many ')} ${i}`, tags: tag.title }));
     const draft = await createPost(alice.api, { title: unique('Draft '), description: 'x', tags: tag.title });
     const { items } = parse(await feed({ tag: tag.slug }));
-    expect(items.map((item) => item.title)).toEqual(published.reverse().slice(0, 20).map((post) => post.title));
+    expect(items.map((item) => item.title)).toEqual(
+      published
+        .reverse()
+        .slice(0, 20)
+        .map((post) => post.title),
+    );
     expect(items.map((item) => item.title)).not.toContain(draft.title);
     expect(items.map((item) => item.title)).not.toContain(tag.draft.title);
   });

@@ -114,7 +114,11 @@ describe('paths', () => {
       ['$default', 'Fallback'],
     ]);
     expect(selectRoute(routes, 'GET', '/api/v1/docs')).toEqual({ routeKey: 'GET /api/v1/docs', functionName: 'DocsPage' });
-    expect(selectRoute(routes, 'GET', '/api/v1/docs/a.css')).toEqual({ routeKey: 'GET /api/v1/docs/{asset}', functionName: 'DocsAsset', params: { asset: 'a.css' } });
+    expect(selectRoute(routes, 'GET', '/api/v1/docs/a.css')).toEqual({
+      routeKey: 'GET /api/v1/docs/{asset}',
+      functionName: 'DocsAsset',
+      params: { asset: 'a.css' },
+    });
     expect(selectRoute(routes, 'POST', '/api/v1/docs')).toEqual({ routeKey: '$default', functionName: 'Fallback' });
     expect(selectRoute(new Map(), 'GET', '/x')).toBeUndefined();
   });
@@ -137,7 +141,9 @@ describe('paths', () => {
 
 describe('CORS', () => {
   const preflight = (path: string, origin: string) =>
-    api.client().request('OPTIONS', path, { headers: { Origin: origin, 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'authorization' } });
+    api
+      .client()
+      .request('OPTIONS', path, { headers: { Origin: origin, 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': 'authorization' } });
 
   it('answers a preflight itself, from the CORS settings', async () => {
     const response = await preflight('/posts/detail/anything', 'https://app.example');
@@ -192,12 +198,15 @@ describe('size limits', () => {
 
   it("answers an event over Lambda's 6 MiB invocation limit with API Gateway's 413", async () => {
     // 5 MiB of form: base64 in the event makes it about 6.7 MiB.
-    const response = await alice.api.post('/posts', { raw: `title=x&description=${'a'.repeat(5 * 1024 * 1024)}`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const response = await alice.api.post('/posts', {
+      raw: `title=x&description=${'a'.repeat(5 * 1024 * 1024)}`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.status).toBe(413);
     expect(response.body).toEqual({ message: 'Request Entity Too Large' });
   });
 
-  it("lets a body under the limits reach the function, which applies its own 1 MiB limit", async () => {
+  it('lets a body under the limits reach the function, which applies its own 1 MiB limit', async () => {
     const response = await alice.api.post('/posts', { json: { title: 'x', description: 'a'.repeat(2 * 1024 * 1024) } });
     // Under 10 MiB and, as JSON arrives as text, under Lambda's 6 MiB event.
     expect(response.status).toBe(413);

@@ -63,7 +63,11 @@ describe('routing', () => {
     const response = await alice.api.request(method, path);
     expectDrfError(response, 405);
     expect(response.body).toEqual({ detail: `Method "${method}" not allowed.` });
-    const allowed = response.headers.get('allow')!.split(',').map((m) => m.trim()).sort();
+    const allowed = response.headers
+      .get('allow')!
+      .split(',')
+      .map((m) => m.trim())
+      .sort();
     expect(allowed).toEqual(allow.split(', ').sort());
   });
 
@@ -100,19 +104,26 @@ describe('CORS', () => {
       },
     });
 
-  const listOf = (value: string | null) => (value ?? '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+  const listOf = (value: string | null) =>
+    (value ?? '')
+      .split(',')
+      .map((v) => v.trim().toLowerCase())
+      .filter(Boolean);
 
-  it.each([['/posts', 'POST'], ['/posts/detail/some-post', 'DELETE'], ['/tags', 'GET'], ['/users/detail/someone', 'PUT'], ['/login', 'POST']])(
-    'answers the preflight of %s %s, allowing Authorization',
-    async (path, method) => {
-      const response = await preflight(path, 'https://app.example', method);
-      expect(response.status).toBeGreaterThanOrEqual(200);
-      expect(response.status).toBeLessThan(300);
-      expect(response.headers.get('access-control-allow-origin')).toBe('*');
-      expect(listOf(response.headers.get('access-control-allow-headers'))).toEqual(expect.arrayContaining(['authorization', 'content-type']));
-      expect(listOf(response.headers.get('access-control-allow-methods'))).toContain(method.toLowerCase());
-    },
-  );
+  it.each([
+    ['/posts', 'POST'],
+    ['/posts/detail/some-post', 'DELETE'],
+    ['/tags', 'GET'],
+    ['/users/detail/someone', 'PUT'],
+    ['/login', 'POST'],
+  ])('answers the preflight of %s %s, allowing Authorization', async (path, method) => {
+    const response = await preflight(path, 'https://app.example', method);
+    expect(response.status).toBeGreaterThanOrEqual(200);
+    expect(response.status).toBeLessThan(300);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(listOf(response.headers.get('access-control-allow-headers'))).toEqual(expect.arrayContaining(['authorization', 'content-type']));
+    expect(listOf(response.headers.get('access-control-allow-methods'))).toContain(method.toLowerCase());
+  });
 
   it('sends Access-Control-Allow-Origin and exposes Link on successes and errors', async () => {
     const origin = { Origin: 'https://app.example' };
@@ -166,7 +177,9 @@ describe('CORS', () => {
       }
 
       const strictPreflight = (origin: string) =>
-        api.client().request('OPTIONS', at('/posts'), { headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' } });
+        api.client().request('OPTIONS', at('/posts'), {
+          headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' },
+        });
       const allowedPreflight = await strictPreflight('https://a.example');
       expect(allowedPreflight.status).toBe(204);
       expect(allowedPreflight.headers.get('access-control-allow-origin')).toBe('https://a.example');
@@ -412,7 +425,10 @@ describe('malformed bodies', () => {
   });
 
   it('rejects lone surrogates sent as JSON escapes', async () => {
-    const response = await alice.api.post('/posts', { raw: '{"title": "bad \\ud800 title", "description": "d"}', headers: { 'Content-Type': 'application/json' } });
+    const response = await alice.api.post('/posts', {
+      raw: '{"title": "bad \\ud800 title", "description": "d"}',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expectDrfError(response, 400);
     expect(Object.keys(response.body)).toEqual(['title']);
   });
@@ -500,7 +516,15 @@ describe('authentication order and headers', () => {
   });
 
   it('treats a header that is not "Token <value>" as missing credentials', async () => {
-    for (const header of ['', 'Token', 'Token ', `Bearer ${alice.token}`, `Basic ${Buffer.from('a:b').toString('base64')}`, `Token ${alice.token} extra`, alice.token]) {
+    for (const header of [
+      '',
+      'Token',
+      'Token ',
+      `Bearer ${alice.token}`,
+      `Basic ${Buffer.from('a:b').toString('base64')}`,
+      `Token ${alice.token} extra`,
+      alice.token,
+    ]) {
       const response = await api.client().get('/auth', { headers: { Authorization: header } });
       expectDrfError(response, 401);
       expect(response.body, JSON.stringify(header)).toEqual({ detail: 'Authentication credentials were not provided.' });

@@ -54,7 +54,12 @@ describe('the IAM guard', () => {
   });
 
   it('answers AccessDeniedException to a caller it does not know', async () => {
-    const client = new DynamoDBClient({ endpoint: api.server.guard.url, region: REGION, credentials: { accessKeyId: 'Stranger', secretAccessKey: 'x' }, maxAttempts: 1 });
+    const client = new DynamoDBClient({
+      endpoint: api.server.guard.url,
+      region: REGION,
+      credentials: { accessKeyId: 'Stranger', secretAccessKey: 'x' },
+      maxAttempts: 1,
+    });
     const error = await client.send(new GetItemCommand({ TableName: api.table, Key: { PK: { S: 'x' }, SK: { S: 'x' } } })).catch((e: unknown) => e);
     client.destroy();
     expect((error as Error).name).toBe('AccessDeniedException');
@@ -76,7 +81,12 @@ describe('least privilege', () => {
     expect((await alice.api.get('/users', { query: { page: '2', page_size: '1' } })).status).toBe(200);
     // Refused before its own read (a body over the limit): the token alone.
     const origin = new URL(api.url).origin;
-    const oversized = await rawRequest(origin, { method: 'GET', path: '/api/v1/users', body: 'x'.repeat(1024 * 1024 + 1), headers: { 'Content-Type': 'application/json', Authorization: `Token ${alice.token}` } });
+    const oversized = await rawRequest(origin, {
+      method: 'GET',
+      path: '/api/v1/users',
+      body: 'x'.repeat(1024 * 1024 + 1),
+      headers: { 'Content-Type': 'application/json', Authorization: `Token ${alice.token}` },
+    });
     expect(oversized.status).toBe(413);
     expect((await alice.api.get(`/users/detail/${bob.username}`)).status).toBe(200);
     expect((await alice.api.put(`/users/detail/${alice.username}`, { form: { location: 'Lyon' } })).status).toBe(200);
@@ -85,7 +95,9 @@ describe('least privilege', () => {
     expect((await alice.api.post('/tags', { form: { title: unique('Given'), slug: unique('given') } })).status).toBe(201);
     // Creates racing for one derived slug: the losers take tickets (UpdateItem).
     const stem = unique('Race');
-    const racing = await Promise.all(['', '!', '?', '+', '#', '*', '.', ' !', ' ?', ' +'].map((mark) => alice.api.post('/tags', { form: { title: `${stem}${mark}` } })));
+    const racing = await Promise.all(
+      ['', '!', '?', '+', '#', '*', '.', ' !', ' ?', ' +'].map((mark) => alice.api.post('/tags', { form: { title: `${stem}${mark}` } })),
+    );
     expect(racing.map((response) => response.status)).toEqual(Array(10).fill(201));
     expect((await alice.api.get('/tags', { query: { q: 'tag' } })).status).toBe(200);
     expect((await alice.api.get(`/tags/detail/${tag.body.slug}`)).status).toBe(200);
@@ -161,7 +173,9 @@ describe('least privilege', () => {
     for (let start = 0; start < extraTokens.length; start += 25) {
       await db().send(new BatchWriteCommand({ RequestItems: { [api.table]: extraTokens.slice(start, start + 25) } }));
     }
-    const changed = await api.client(changer.token).post(`/users/detail/${changer.username}/password`, { json: { old_password: 'correct horse battery', new_password: 'another long passphrase' } });
+    const changed = await api
+      .client(changer.token)
+      .post(`/users/detail/${changer.username}/password`, { json: { old_password: 'correct horse battery', new_password: 'another long passphrase' } });
     expect(changed.status).toBe(200);
     expect((await alice.api.post(`/users/detail/${'x'.repeat(300)}/password`, { json: {} })).status).toBe(404);
     expect((await alice.api.get('/logout')).status).toBe(200);

@@ -9,7 +9,6 @@ import { nextLink } from '../support/link.ts';
 // `{statusCode, headers, body}`): over posts of the largest size the service accepts, GET /posts
 // cuts its pages short, and following Link still returns every post exactly once, in order.
 
-
 /**
  * The largest description accepted, as costly as possible once serialized: exactly the byte limit,
  * within the character limit, made of 4-byte characters and as many `"` and `\` (1 byte each, but

@@ -69,7 +69,10 @@ describe('the document', () => {
       expect(op.tags, label).toHaveLength(1);
       expect(tagNames, label).toContain(op.tags[0]);
       const statuses = Object.keys(op.responses);
-      expect(statuses.some((status) => /^2/.test(status)), label).toBe(true);
+      expect(
+        statuses.some((status) => /^2/.test(status)),
+        label,
+      ).toBe(true);
       for (const status of ['429', '500']) expect(statuses, label).toContain(status);
     }
   });
@@ -96,9 +99,10 @@ describe('the document', () => {
     for (const route of ROUTES) {
       const op = document.paths[openApiPath(route)][route.method.toLowerCase()];
       const label = `${route.method} ${route.path}`;
-      expect(Object.keys(op.responses['200']?.headers ?? {}).filter((name) => ['ETag', 'Cache-Control', 'Vary'].includes(name)), label).toEqual(
-        route.validated ? ['ETag', 'Cache-Control', 'Vary'] : route.handler === 'feed/rss' ? ['ETag'] : [],
-      );
+      expect(
+        Object.keys(op.responses['200']?.headers ?? {}).filter((name) => ['ETag', 'Cache-Control', 'Vary'].includes(name)),
+        label,
+      ).toEqual(route.validated ? ['ETag', 'Cache-Control', 'Vary'] : route.handler === 'feed/rss' ? ['ETag'] : []);
       expect(op.responses['304'] !== undefined, label).toBe(route.validated === true || route.handler === 'feed/rss');
     }
     const update = document.paths['/posts/detail/{slug}'].put;
@@ -122,7 +126,10 @@ describe('the document', () => {
         ...['post /login', 'put /users/detail/{username}', 'post /tags', 'post /posts', 'put /posts/detail/{slug}'],
         ...['post /users', 'post /users/detail/{username}/password', 'post /posts/detail/{slug}/vote'],
         // The lists that read their parameters from a GET's body too.
-        ...['/posts', '/posts/tagged/{slug}', '/posts/author/{username}', '/posts/me', '/users/detail/{username}/favorites'].flatMap((path) => [`get ${path}`, `head ${path}`]),
+        ...['/posts', '/posts/tagged/{slug}', '/posts/author/{username}', '/posts/me', '/users/detail/{username}/favorites'].flatMap((path) => [
+          `get ${path}`,
+          `head ${path}`,
+        ]),
       ].sort(),
     );
     for (const [path, method, op] of withBody) {
@@ -141,7 +148,10 @@ describe('the document', () => {
       const op = document.paths[path].get;
       expect(names(op), path).toEqual([...names(posts), ...extra].sort());
       for (const parameter of posts.parameters as Json[]) {
-        expect((op.parameters as Json[]).find((p) => p.name === parameter.name), `${path} ${parameter.name}`).toEqual(parameter);
+        expect(
+          (op.parameters as Json[]).find((p) => p.name === parameter.name),
+          `${path} ${parameter.name}`,
+        ).toEqual(parameter);
       }
       expect(op.responses['200'], path).toEqual(expect.objectContaining({ headers: posts.responses['200'].headers }));
       expect(resolve(op.responses['200']).content['application/json'].schema, path).toEqual(posts.responses['200'].content['application/json'].schema);
@@ -191,7 +201,10 @@ describe('the document', () => {
           if (media.example === undefined) continue;
           const headers = new Headers({ 'content-type': mediaType });
           for (const [name, header] of Object.entries((resolved.headers ?? {}) as Json)) {
-            const allow = Object.keys(document.paths[path]).filter((m) => m !== 'options').map((m) => m.toUpperCase()).join(', ');
+            const allow = Object.keys(document.paths[path])
+              .filter((m) => m !== 'options')
+              .map((m) => m.toUpperCase())
+              .join(', ');
             if (resolve(header).required) headers.set(name, name === 'WWW-Authenticate' ? 'Token' : name === 'Allow' ? allow : '1');
           }
           const url = `http://127.0.0.1${API_PREFIX}${path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'asset' ? 'init.js' : 'x'))}`;
@@ -262,7 +275,11 @@ describe('the document accepts what the API accepts', () => {
       return false;
     }
   };
-  const booleanTexts = [...BOOLEAN_TEXTS.true, ...BOOLEAN_TEXTS.false].flatMap((text) => [text, text.toUpperCase(), ` ${text[0]!.toUpperCase()}${text.slice(1)} `]);
+  const booleanTexts = [...BOOLEAN_TEXTS.true, ...BOOLEAN_TEXTS.false].flatMap((text) => [
+    text,
+    text.toUpperCase(),
+    ` ${text[0]!.toUpperCase()}${text.slice(1)} `,
+  ]);
 
   it('an empty birth_date in a form, which clears the date', () => {
     expect(requests.body('/users/detail/{username}', 'put', FORM, { birth_date: '' })).toBeNull();
@@ -276,13 +293,17 @@ describe('the document accepts what the API accepts', () => {
   it('every text the API takes for publish (a checkbox sends "on"), in forms, JSON and the query of /posts/me', () => {
     for (const text of booleanTexts) {
       expect(apiAcceptsBoolean(text), text).toBe(true);
-      for (const [path, method] of [['/posts', 'post'], ['/posts/detail/{slug}', 'put']] as const) {
+      for (const [path, method] of [
+        ['/posts', 'post'],
+        ['/posts/detail/{slug}', 'put'],
+      ] as const) {
         expect(requests.body(path, method, FORM, { title: 'T', description: 'D', publish: text }), `${method} ${path} form publish=${text}`).toBeNull();
         expect(requests.body(path, method, JSON_TYPE, { title: 'T', description: 'D', publish: text }), `${method} ${path} JSON "${text}"`).toBeNull();
       }
       expect(requests.parameter('/posts/me', 'get', 'publish', text), `GET /posts/me?publish=${text}`).toBeNull();
     }
-    for (const value of [true, false, 1, 0]) expect(requests.body('/posts', 'post', JSON_TYPE, { title: 'T', description: 'D', publish: value }), String(value)).toBeNull();
+    for (const value of [true, false, 1, 0])
+      expect(requests.body('/posts', 'post', JSON_TYPE, { title: 'T', description: 'D', publish: value }), String(value)).toBeNull();
     for (const text of ['maybe', '2', '']) {
       expect(apiAcceptsBoolean(text), text).toBe(false);
       expect(requests.body('/posts', 'post', FORM, { title: 'T', description: 'D', publish: text }), text).not.toBeNull();
@@ -291,7 +312,13 @@ describe('the document accepts what the API accepts', () => {
   });
 
   it('any page_size: the API takes at most the maximum and ignores what is not a positive integer', () => {
-    const lists = [['/users', 'users'], ['/tags', 'tags'], ['/posts', 'posts'], ['/posts/me', 'posts'], ['/users/detail/{username}/favorites', 'posts']] as const;
+    const lists = [
+      ['/users', 'users'],
+      ['/tags', 'tags'],
+      ['/posts', 'posts'],
+      ['/posts/me', 'posts'],
+      ['/users/detail/{username}/favorites', 'posts'],
+    ] as const;
     for (const [path, list] of lists) {
       for (const raw of ['1', '20', String(PAGE_SIZES[list]), String(PAGE_SIZES[list] + 1), '100000', '0', '-5', '1.5', 'abc', '', '1234567890']) {
         const { pageSize } = parsePageRequest({ page_size: raw }, PAGE_SIZES[list]);
@@ -315,13 +342,22 @@ describe('the document accepts what the API accepts', () => {
   it('the list parameters in the body of a GET, as the post lists read them', () => {
     const names = (path: string, mediaType: string) => Object.keys(resolve(document.paths[path].get.requestBody.content[mediaType].schema).properties).sort();
     for (const mediaType of [JSON_TYPE, FORM]) {
-      for (const path of ['/posts', '/posts/tagged/{slug}', '/posts/author/{username}']) expect(names(path, mediaType), path).toEqual(['cursor', 'page', 'page_size', 'q', 'sort', 'view']);
+      for (const path of ['/posts', '/posts/tagged/{slug}', '/posts/author/{username}'])
+        expect(names(path, mediaType), path).toEqual(['cursor', 'page', 'page_size', 'q', 'sort', 'view']);
       expect(names('/posts/me', mediaType)).toEqual(['cursor', 'page', 'page_size', 'publish', 'q', 'sort', 'view']);
       expect(names('/users/detail/{username}/favorites', mediaType)).toEqual(['cursor', 'page', 'page_size', 'view']);
     }
     // listParams reads these names from a body, numbers and booleans as their text.
     const body = { data: { q: 'lambda', sort: 'views', page: 2, page_size: 20, cursor: 'c', publish: false, view: 'summary' }, form: false };
-    expect(listParams({}, body, ['q', 'sort', 'page', 'page_size', 'cursor', 'publish', 'view'])).toEqual({ q: 'lambda', sort: 'views', page: '2', page_size: '20', cursor: 'c', publish: 'false', view: 'summary' });
+    expect(listParams({}, body, ['q', 'sort', 'page', 'page_size', 'cursor', 'publish', 'view'])).toEqual({
+      q: 'lambda',
+      sort: 'views',
+      page: '2',
+      page_size: '20',
+      cursor: 'c',
+      publish: 'false',
+      view: 'summary',
+    });
     expect(requests.body('/posts/me', 'get', JSON_TYPE, body.data)).toBeNull();
     expect(requests.body('/posts', 'get', FORM, { sort: 'views', page_size: '20' })).toBeNull();
     expect(document.paths['/posts'].get.requestBody.required).toBe(false);
@@ -331,7 +367,9 @@ describe('the document accepts what the API accepts', () => {
 describe('the document, for the tools that read it', () => {
   it('bounds every slug: maxLength on the slug parameters and the slug schemas, as the API bounds them', () => {
     const slugParameters = operations().flatMap(([path, method, op]) =>
-      ((op.parameters ?? []) as Json[]).filter((p) => p.name === 'slug' || (path === '/feed' && p.name === 'tag')).map((p) => [`${method} ${path} ${p.name}`, p] as const),
+      ((op.parameters ?? []) as Json[])
+        .filter((p) => p.name === 'slug' || (path === '/feed' && p.name === 'tag'))
+        .map((p) => [`${method} ${path} ${p.name}`, p] as const),
     );
     expect(slugParameters.length).toBeGreaterThan(20);
     for (const [label, parameter] of slugParameters) expect(parameter.schema.maxLength, label).toBe(MAX_SUFFIXED_SLUG_LENGTH);
@@ -342,7 +380,7 @@ describe('the document, for the tools that read it', () => {
     expect(couldBeSlug('a'.repeat(MAX_SUFFIXED_SLUG_LENGTH + 1))).toBe(false);
   });
 
-  it('bounds every array with maxItems (but a post\'s tags as a JSON array, whose repeats and blanks the API drops)', () => {
+  it("bounds every array with maxItems (but a post's tags as a JSON array, whose repeats and blanks the API drops)", () => {
     const unbounded: string[] = [];
     const walk = (node: unknown, at: string) => {
       if (node === null || typeof node !== 'object') return;
@@ -368,7 +406,12 @@ describe('the document, for the tools that read it', () => {
       expect(options.security, path).toEqual([]);
       expect(options.responses['204'], path).toEqual({ $ref: '#/components/responses/Preflight' });
       expect(options.responses['405'], path).toEqual({ $ref: '#/components/responses/MethodNotAllowed' });
-      expect(options.description, path).toContain(`Allow: ${Object.keys(item).filter((m) => m !== 'options').map((m) => m.toUpperCase()).join(', ')}`);
+      expect(options.description, path).toContain(
+        `Allow: ${Object.keys(item)
+          .filter((m) => m !== 'options')
+          .map((m) => m.toUpperCase())
+          .join(', ')}`,
+      );
     }
     expect(referenced('MethodNotAllowed')).toHaveLength(Object.keys(document.paths).length);
     expect(referenced('Preflight')).toHaveLength(Object.keys(document.paths).length);
@@ -384,9 +427,23 @@ describe('the document, for the tools that read it', () => {
     expect(profile.last_login.format).toBe('date-time');
     expect(profile.date_joined.format).toBe('date-time');
     const validator = new ResponseValidator(document);
-    const body = { user: 'alice', last_login: '2026-01-05 14:12:15.258987+00:00', date_joined: '2026-13-02 09:30:00.000001+00:00', total_posts: 0, total_favorites: 0, total_featured_posts: 0, ...EMPTY_PROFILE_FIELDS };
+    const body = {
+      user: 'alice',
+      last_login: '2026-01-05 14:12:15.258987+00:00',
+      date_joined: '2026-13-02 09:30:00.000001+00:00',
+      total_posts: 0,
+      total_favorites: 0,
+      total_featured_posts: 0,
+      ...EMPTY_PROFILE_FIELDS,
+    };
     const check = (date_joined: string) =>
-      validator.check({ method: 'GET', url: `http://127.0.0.1${API_PREFIX}/users/detail/alice`, status: 200, headers: new Headers({ 'content-type': 'application/json' }), text: JSON.stringify({ ...body, date_joined }) });
+      validator.check({
+        method: 'GET',
+        url: `http://127.0.0.1${API_PREFIX}/users/detail/alice`,
+        status: 200,
+        headers: new Headers({ 'content-type': 'application/json' }),
+        text: JSON.stringify({ ...body, date_joined }),
+      });
     expect(() => check('2026-01-02 09:30:00.000001+00:00')).not.toThrow();
     expect(() => check('2026-13-02 09:30:00.000001+00:00')).toThrow(/must match format "date-time"/);
   });
@@ -395,9 +452,21 @@ describe('the document, for the tools that read it', () => {
 describe('the response validator', () => {
   const validator = new ResponseValidator(document);
   const post = {
-    author: 'alice', title: 'Hello', slug: 'hello', description: 'x', created: '2026-01-05T14:12:15.258987+00:00',
-    modified: '2026-01-05T14:12:15.258987+00:00', publish: true, is_featured: false, tags: [], keywords: null,
-    meta_description: null, rating_likes: 0, rating_dislikes: 0, total_visitors: 0, total_favorites: 0,
+    author: 'alice',
+    title: 'Hello',
+    slug: 'hello',
+    description: 'x',
+    created: '2026-01-05T14:12:15.258987+00:00',
+    modified: '2026-01-05T14:12:15.258987+00:00',
+    publish: true,
+    is_featured: false,
+    tags: [],
+    keywords: null,
+    meta_description: null,
+    rating_likes: 0,
+    rating_dislikes: 0,
+    total_visitors: 0,
+    total_favorites: 0,
   };
   const json = (extra: Record<string, string> = {}) => new Headers({ 'content-type': 'application/json', ...extra });
   const check = (method: string, path: string, status: number, body: unknown, headers = json()) =>
@@ -413,9 +482,20 @@ describe('the response validator', () => {
     check('GET', '/posts/me', 200, [{ ...post, publish: false }]);
     check('GET', '/posts/me', 400, { publish: ['Must be a valid boolean.'] });
     check('GET', '/users/detail/alice', 200, {
-      user: 'alice', last_login: null, date_joined: '2026-01-05 14:12:15.258987+00:00', total_posts: 0, total_favorites: 0,
-      total_featured_posts: 0, display_name: null, location: null, about_me: null, website: null, twitter: null, linkedin: null,
-      github: null, birth_date: null,
+      user: 'alice',
+      last_login: null,
+      date_joined: '2026-01-05 14:12:15.258987+00:00',
+      total_posts: 0,
+      total_favorites: 0,
+      total_featured_posts: 0,
+      display_name: null,
+      location: null,
+      about_me: null,
+      website: null,
+      twitter: null,
+      linkedin: null,
+      github: null,
+      birth_date: null,
     });
     check('DELETE', '/posts/detail/hello', 204, undefined, new Headers());
     check('GET', '/nowhere', 404, { detail: 'Not found.' });
@@ -431,7 +511,11 @@ describe('the response validator', () => {
     ['a body where none is documented', () => check('DELETE', '/posts/detail/hello', 204, { detail: 'x' }), /documents none/],
     ['another content type', () => check('GET', '/auth', 200, {}, new Headers({ 'content-type': 'text/plain' })), /Content-Type "text\/plain"/],
     ['a missing required header', () => check('GET', '/auth', 401, { detail: 'Invalid token.' }), /required header WWW-Authenticate/],
-    ['an error text the operation does not give', () => check('GET', '/auth', 401, { detail: 'Nope.' }, json({ 'www-authenticate': 'Token' })), /allowed values/],
+    [
+      'an error text the operation does not give',
+      () => check('GET', '/auth', 401, { detail: 'Nope.' }, json({ 'www-authenticate': 'Token' })),
+      /allowed values/,
+    ],
     ['a 200 on an undocumented path', () => check('GET', '/secret', 200, {}), /not a documented path.*status 200/s],
     ['Not found. where a list has no owner', () => check('GET', '/posts/me', 404, { detail: 'Not found.' }), /allowed values/],
     ['another field error on /posts/me', () => check('GET', '/posts/me', 400, { sort: ['x'] }), /must NOT have additional properties/],
@@ -567,12 +651,14 @@ describe('the examples, run in document order against a new deployment', () => {
   /** The only example answered with an error, and why: a single user votes on their own post. */
   const EXPECTED_ERRORS: Record<string, number> = { castVote: 403 };
 
-  it('each answer a documented status: a success, but for voting on one\'s own post', async () => {
+  it("each answer a documented status: a success, but for voting on one's own post", async () => {
     let token: string | undefined;
     const ran: string[] = [];
     // Document order: the paths, and the methods of each, as the document lists them.
     const inOrder = Object.entries(document.paths as Json).flatMap(([path, item]) =>
-      Object.keys(item).filter((method) => METHODS.includes(method)).map((method): [string, string, Json] => [path, method, item[method]]),
+      Object.keys(item)
+        .filter((method) => METHODS.includes(method))
+        .map((method): [string, string, Json] => [path, method, item[method]]),
     );
     for (const [path, method, op] of inOrder) {
       const parameters = (op.parameters ?? []) as Json[];

@@ -96,7 +96,11 @@ describe('POST /users/detail/{username}/password', () => {
     const both = await alice.api.post(path(alice.username), { form: { old_password: 'wrong', new_password: '123' } });
     expect(both.body).toEqual({
       old_password: ['Wrong password.'],
-      new_password: ['This password is too short. It must contain at least 8 characters.', 'This password is too common.', 'This password is entirely numeric.'],
+      new_password: [
+        'This password is too short. It must contain at least 8 characters.',
+        'This password is too common.',
+        'This password is entirely numeric.',
+      ],
     });
   });
 

@@ -280,7 +280,10 @@ describe('GET /posts: paging', () => {
 
   beforeAll(async () => {
     w = word();
-    const posts = await createMany(alice.api, [1, 2, 3, 4, 5].map((n) => `Paged ${n} ${w}`));
+    const posts = await createMany(
+      alice.api,
+      [1, 2, 3, 4, 5].map((n) => `Paged ${n} ${w}`),
+    );
     expected = slugs(posts).reverse();
   });
 

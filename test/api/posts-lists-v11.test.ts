@@ -353,7 +353,14 @@ describe.each(KINDS)('the %s list: what GET /posts offers', (kind) => {
       const published = new URL(nextLink(await get(list.reader.api, list.path, { page_size: '1', publish: 'true' }))!).searchParams.get('cursor')!;
       await expectStatus(list.reader.api, list.path, { page_size: '1', page: '2', cursor: published }, 404, INVALID_PAGE);
       const fromAuthor = nextLink(await get(list.reader.api, `/posts/author/${list.author.username}`, { page_size: '1' }));
-      if (fromAuthor) await expectStatus(list.reader.api, list.path, { page_size: '1', page: '2', cursor: new URL(fromAuthor).searchParams.get('cursor')!, publish: 'true' }, 404, INVALID_PAGE);
+      if (fromAuthor)
+        await expectStatus(
+          list.reader.api,
+          list.path,
+          { page_size: '1', page: '2', cursor: new URL(fromAuthor).searchParams.get('cursor')!, publish: 'true' },
+          404,
+          INVALID_PAGE,
+        );
       // Another user following this user's Link never sees this user's posts.
       const response = await other.reader.api.get(link.toString());
       expect([200, 404], response.text).toContain(response.status);
@@ -500,7 +507,11 @@ describe('at most 100 posts a page', () => {
         )),
       );
     }
-    for (const [reader, path] of [[bob, `/posts/tagged/${tag.slug}`], [bob, `/posts/author/${author!.username}`], [author!, '/posts/me']] as const) {
+    for (const [reader, path] of [
+      [bob, `/posts/tagged/${tag.slug}`],
+      [bob, `/posts/author/${author!.username}`],
+      [author!, '/posts/me'],
+    ] as const) {
       let oldest: string | undefined;
       for (const query of [{}, { page_size: '101' }, { page_size: '1000' }] as Record<string, string>[]) {
         const label = `${path} ${JSON.stringify(query)}`;
@@ -607,7 +618,9 @@ describe('GET /posts/author/{username}', () => {
     await setFeatured(posts[1]!.slug, true);
     await view(reader!, posts[0]!);
     const path = `/posts/author/${author!.username}`;
-    const before = Object.fromEntries(await Promise.all(['newest', 'featured', 'views', 'active'].map(async (sort) => [sort, (await get(reader!.api, path, { sort })).body] as const)));
+    const before = Object.fromEntries(
+      await Promise.all(['newest', 'featured', 'views', 'active'].map(async (sort) => [sort, (await get(reader!.api, path, { sort })).body] as const)),
+    );
     const profileBefore = await reader!.api.get(`/users/detail/${author!.username}`);
     expect(profileBefore.body).toMatchObject({ total_posts: 3, total_featured_posts: 1 });
 
@@ -648,7 +661,10 @@ describe('GET /posts/me', () => {
     expect(mine).toEqual([last, draft, first]);
     for (const sort of ['newest', 'views', 'votes', 'active', 'bogus']) {
       const listed = (await get(owner!.api, '/posts/me', { sort })).body;
-      expect(listed.every((post) => post.author === owner!.username), sort).toBe(true);
+      expect(
+        listed.every((post) => post.author === owner!.username),
+        sort,
+      ).toBe(true);
       expect(slugs(listed).sort(), sort).toEqual(slugs(mine).sort());
     }
     const theirs = (await get(other!.api, '/posts/me')).body;
@@ -699,7 +715,7 @@ describe('GET /posts/me', () => {
   });
 
   // The publish filter is part of the list a cursor was issued for (docs/api.md, Paging).
-  it("refuses a cursor of one publish filter on another with 404 Invalid page.", async () => {
+  it('refuses a cursor of one publish filter on another with 404 Invalid page.', async () => {
     const [owner] = await newUsers(1, 'cursorfilter');
     for (let i = 0; i < 3; i++) await createPost(owner!.api, { title: `Draft ${i} ${word()}`, description: 'x', publish: 'false' });
     const first = await get(owner!.api, '/posts/me', { publish: 'false', page_size: '2' });
@@ -843,7 +859,12 @@ describe('how writes move posts between the lists', () => {
     expect((await author!.api.put(`/posts/detail/${draft.slug}`, { form: { publish: 'true' } })).status).toBe(200);
     now = await lists(author!, [a, b, c]);
     expect(now.tagged).toEqual([[], [draft.slug], [draft.slug]]);
-    for (const [tag, count] of [[a, 0], [b, 1], [c, 1]] as const) expect((await bob.api.get(`/tags/detail/${tag.slug}`)).body.total_posts, tag.slug).toBe(count);
+    for (const [tag, count] of [
+      [a, 0],
+      [b, 1],
+      [c, 1],
+    ] as const)
+      expect((await bob.api.get(`/tags/detail/${tag.slug}`)).body.total_posts, tag.slug).toBe(count);
   });
 
   it('deleting a post removes it from every list', async () => {
@@ -896,7 +917,10 @@ describe('counters under concurrent requests', () => {
     for (const [reader, path, query] of where) {
       for (const sort of ['newest', 'views', 'votes', 'active']) {
         const body = (await get(reader.api, path, { ...query, sort })).body;
-        expect(body.map((listed) => [listed.slug, listed.total_visitors]), `${path} sort=${sort}`).toEqual([[post.slug, 20]]);
+        expect(
+          body.map((listed) => [listed.slug, listed.total_visitors]),
+          `${path} sort=${sort}`,
+        ).toEqual([[post.slug, 20]]);
       }
     }
   });
@@ -906,7 +930,7 @@ describe('counters under concurrent requests', () => {
     const tags = await Promise.all([newTag(), newTag(), newTag(), newTag()]);
     const titles = tags.map((tag) => tag.title);
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const someTags = () => titles.filter(() => random() < 0.5).join(', ');
 
     // 15 posts to start with, five per author, some drafts.
@@ -928,7 +952,9 @@ describe('counters under concurrent requests', () => {
       if (i % 5 === 4) deletes.push({ slug: post.slug, done: author.api.delete(`/posts/detail/${post.slug}`) });
     });
     for (let i = 0; i < 6; i++) {
-      creates.push(authors[i % 3]!.api.post('/posts', { form: { title: `Late ${i} ${word()}`, description: 'x', tags: someTags(), publish: i % 2 ? 'true' : 'false' } }));
+      creates.push(
+        authors[i % 3]!.api.post('/posts', { form: { title: `Late ${i} ${word()}`, description: 'x', tags: someTags(), publish: i % 2 ? 'true' : 'false' } }),
+      );
     }
     const updated = await Promise.all(work);
     const deleted = await Promise.all(deletes.map(async ({ slug, done }) => ({ slug, response: await done })));
@@ -942,9 +968,14 @@ describe('counters under concurrent requests', () => {
 
     // The recount: every post of these authors as it now is, read one by one.
     const gone = new Set(deleted.filter(({ response }) => response.status === 204).map(({ slug }) => slug));
-    const candidates = [...start.map((post) => post.slug).filter((slug) => !gone.has(slug)), ...created.filter((result) => result.status === 201).map((result) => result.body.slug as string)];
+    const candidates = [
+      ...start.map((post) => post.slug).filter((slug) => !gone.has(slug)),
+      ...created.filter((result) => result.status === 201).map((result) => result.body.slug as string),
+    ];
     const posts: Post[] = [];
-    const authorOf = new Map<string, string>([...start, ...created.map((result) => result.body as Post)].filter(Boolean).map((post) => [post.slug, post.author]));
+    const authorOf = new Map<string, string>(
+      [...start, ...created.map((result) => result.body as Post)].filter(Boolean).map((post) => [post.slug, post.author]),
+    );
     for (const slug of candidates) {
       const author = authors.find((user) => user.username === authorOf.get(slug))!;
       const detail = await author.api.get(`/posts/detail/${slug}`);
@@ -958,8 +989,16 @@ describe('counters under concurrent requests', () => {
     for (const author of authors) {
       const own = posts.filter((post) => post.author === author.username);
       expectNewestFirst((await walk(author.api, '/posts/me', { page_size: '4' }, 4)).posts, own, author.username);
-      expectNewestFirst((await walk(author.api, '/posts/me', { publish: 'false' })).posts, own.filter((post) => !post.publish), author.username);
-      expectNewestFirst((await walk(bob.api, `/posts/author/${author.username}`)).posts, own.filter((post) => post.publish), author.username);
+      expectNewestFirst(
+        (await walk(author.api, '/posts/me', { publish: 'false' })).posts,
+        own.filter((post) => !post.publish),
+        author.username,
+      );
+      expectNewestFirst(
+        (await walk(bob.api, `/posts/author/${author.username}`)).posts,
+        own.filter((post) => post.publish),
+        author.username,
+      );
       expect((await bob.api.get(`/users/detail/${author.username}`)).body.total_posts).toBe(own.filter((post) => post.publish).length);
     }
     for (const tag of tags) {
@@ -995,10 +1034,18 @@ describe('the post limits (docs/api.md, Resources: Post)', () => {
 
   it('takes meta_description up to 1,000 characters and keywords up to 500', async () => {
     const w = word('meta');
-    const post = await createPost(alice.api, { title: `Meta ${w}`, description: 'x', meta_description: 'm'.repeat(1_000), keywords: 'k'.repeat(500), publish: 'true' });
+    const post = await createPost(alice.api, {
+      title: `Meta ${w}`,
+      description: 'x',
+      meta_description: 'm'.repeat(1_000),
+      keywords: 'k'.repeat(500),
+      publish: 'true',
+    });
     expect(post.meta_description).toHaveLength(1_000);
     expect(post.keywords).toHaveLength(500);
-    const over = await alice.api.post('/posts', { form: { title: `Over ${w}`, description: 'x', meta_description: 'm'.repeat(1_001), keywords: 'k'.repeat(501) } });
+    const over = await alice.api.post('/posts', {
+      form: { title: `Over ${w}`, description: 'x', meta_description: 'm'.repeat(1_001), keywords: 'k'.repeat(501) },
+    });
     expect(over.status).toBe(400);
     expect(over.body).toEqual({
       keywords: ['Ensure this field has no more than 500 characters.'],
@@ -1036,17 +1083,23 @@ describe('the post limits (docs/api.md, Resources: Post)', () => {
     const created: Post[] = [];
     for (let i = 0; i < 22; i += 6) {
       created.push(
-        ...(await Promise.all(
-          Array.from({ length: Math.min(6, 22 - i) }, (_, j) =>
-            author!.api.post('/posts', { json: { title: `Heavy ${i + j} ${word()}`, description: '語'.repeat(100_000), tags: [tag.title], publish: true } }),
-          ),
-        )).map((response) => {
+        ...(
+          await Promise.all(
+            Array.from({ length: Math.min(6, 22 - i) }, (_, j) =>
+              author!.api.post('/posts', { json: { title: `Heavy ${i + j} ${word()}`, description: '語'.repeat(100_000), tags: [tag.title], publish: true } }),
+            ),
+          )
+        ).map((response) => {
           expect(response.status, response.text.slice(0, 200)).toBe(201);
           return response.body as Post;
         }),
       );
     }
-    for (const [reader, path] of [[bob, `/posts/tagged/${tag.slug}`], [bob, `/posts/author/${author!.username}`], [author!, '/posts/me']] as const) {
+    for (const [reader, path] of [
+      [bob, `/posts/tagged/${tag.slug}`],
+      [bob, `/posts/author/${author!.username}`],
+      [author!, '/posts/me'],
+    ] as const) {
       const { pages, posts, responses } = await walk(reader.api, path);
       expect(pages.length, path).toBeGreaterThan(1);
       expect(pages[0]!.length, path).toBeLessThan(22);

@@ -256,7 +256,7 @@ describe('POST /posts', () => {
       expect(typeof response.body.title[0]).toBe('string');
     });
 
-    it('reports a title without a slug together with the other fields\' errors', async () => {
+    it("reports a title without a slug together with the other fields' errors", async () => {
       const response = await alice.api.post('/posts', { form: { title: '???', description: 'd', publish: 'maybe' } });
       expect(response.status).toBe(400);
       expect(Object.keys(response.body).sort()).toEqual(['publish', 'title']);
@@ -271,7 +271,10 @@ describe('POST /posts', () => {
       const oneCharOver = 'a'.repeat(100_001);
       const bytesMessage = { description: ['Ensure this field has no more than 300000 bytes in UTF-8.'] };
       const charsMessage = { description: ['Ensure this field has no more than 100000 characters.'] };
-      for (const [description, message] of [[oneByteOver, bytesMessage], [oneCharOver, charsMessage]] as const) {
+      for (const [description, message] of [
+        [oneByteOver, bytesMessage],
+        [oneCharOver, charsMessage],
+      ] as const) {
         const created = await alice.api.post('/posts', { json: { title: `${w} heavy`, description, publish: true } });
         expect(created.status).toBe(400);
         expect(created.body).toEqual(message);

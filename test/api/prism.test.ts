@@ -107,7 +107,11 @@ describe('a session through the Prism proxy', () => {
       const response = await request(proxyUrl, token, method, path, options);
       const encoding = options.json !== undefined ? ' (JSON)' : options.form ? ' (form)' : '';
       const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
-      exchanges.push({ label: `${method} ${path}${query}${encoding} → ${response.status}`, status: response.status, violations: response.headers.get('sl-violations') });
+      exchanges.push({
+        label: `${method} ${path}${query}${encoding} → ${response.status}`,
+        status: response.status,
+        violations: response.headers.get('sl-violations'),
+      });
       return response;
     };
     return {
@@ -118,7 +122,8 @@ describe('a session through the Prism proxy', () => {
     };
   }
 
-  const violationsOf = (list: Exchange[]) => list.filter((exchange) => exchange.violations !== null).map((exchange) => `${exchange.label}: ${exchange.violations}`);
+  const violationsOf = (list: Exchange[]) =>
+    list.filter((exchange) => exchange.violations !== null).map((exchange) => `${exchange.label}: ${exchange.violations}`);
 
   it('reports a request the document forbids (which the API refuses too)', async () => {
     const client = through(api.users.alice.token);

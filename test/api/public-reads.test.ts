@@ -143,7 +143,7 @@ describe('public reads on (PUBLIC_READS=true)', () => {
     }
   });
 
-  it('marks anonymous reads public for shared caches (s-maxage 10 by default), a token\'s answers private', async () => {
+  it("marks anonymous reads public for shared caches (s-maxage 10 by default), a token's answers private", async () => {
     for (const path of publicPaths(w)) {
       const got = await anonymous().get(path);
       expect(got.headers.get('cache-control'), path).toBe('public, max-age=0, s-maxage=10');

@@ -60,7 +60,7 @@ describe('related posts', () => {
     expect(response.headers.get('link')).toBeNull();
   });
 
-  it('never answers the post itself nor a draft: the author\'s draft has its own related posts', async () => {
+  it("never answers the post itself nor a draft: the author's draft has its own related posts", async () => {
     const { alice, bob } = api.users;
     const ofPost = slugsOf((await alice.api.get(`/posts/detail/${w.post.slug}/related`)).body);
     expect(ofPost).not.toContain(w.post.slug);
@@ -69,7 +69,10 @@ describe('related posts', () => {
     expect(ofDraft.status).toBe(200);
     expect(slugsOf(ofDraft.body)).toEqual([w.post.slug, w.slugs.three, w.slugs.two, w.slugs.oneA, w.slugs.oneC]);
     // Another user cannot see the draft: 404, as its detail.
-    expect([(await bob.api.get(`/posts/detail/${w.draft.slug}/related`)).status, (await bob.api.get(`/posts/detail/${w.draft.slug}/related`)).body]).toEqual([404, NOT_FOUND]);
+    expect([(await bob.api.get(`/posts/detail/${w.draft.slug}/related`)).status, (await bob.api.get(`/posts/detail/${w.draft.slug}/related`)).body]).toEqual([
+      404,
+      NOT_FOUND,
+    ]);
   });
 
   it('answers [] for a post without tags or without neighbours', async () => {

@@ -45,7 +45,12 @@ async function searchAll(q: string, pageSize = 100): Promise<{ slugs: Set<string
   return { slugs: new Set(order), order, rounds: usage.rounds, firstPageReads: usage.rcu };
 }
 
-const textChange = (slug: string, modified: string): TableChange => ({ kind: 'INSERT', keys: { ...keys.post(slug) }, newImage: { ...keys.post(slug), modified }, sequenceNumber: '1' });
+const textChange = (slug: string, modified: string): TableChange => ({
+  kind: 'INSERT',
+  keys: { ...keys.post(slug) },
+  newImage: { ...keys.post(slug), modified },
+  sequenceNumber: '1',
+});
 
 describe('a search while the index lags behind a burst of creates', () => {
   it('finds every post changed since the consumer fell behind once it says so, in two round trips', async () => {

@@ -85,18 +85,19 @@ describe.skipIf(BUNDLES)('the stream consumer’s writes to the search index', (
     expect(await found(words[0]!)).toEqual([long.slug]);
   });
 
-  it('new tags write nothing to it, and a tag\'s search follows them (the entries tell a tag\'s posts)', async () => {
+  it("new tags write nothing to it, and a tag's search follows them (the entries tell a tag's posts)", async () => {
     const marker = unique('tagged').toLowerCase();
     const post = (await createPost(alice.api, { title: `Tagged ${marker}`, description: 'plover', tags: 'Alpha', publish: 'true' })) as { slug: string };
     await api.streams!.caughtUp();
-    const inTag = async (tag: string) => ((await alice.api.get(`/posts/tagged/${tag}`, { query: { q: marker } })).body as { slug: string }[]).map((p) => p.slug);
+    const inTag = async (tag: string) =>
+      ((await alice.api.get(`/posts/tagged/${tag}`, { query: { q: marker } })).body as { slug: string }[]).map((p) => p.slug);
     expect(await inTag('alpha')).toEqual([post.slug]);
     expect(await consumerWrites(() => alice.api.put(`/posts/detail/${post.slug}`, { json: { tags: ['Beta'] } }), 200)).toBe(0);
     expect(await inTag('beta')).toEqual([post.slug]);
     expect(await inTag('alpha')).toEqual([]);
   });
 
-  it('a rename that changes one title word puts the word it added and deletes the one it dropped, whatever the post\'s length', async () => {
+  it("a rename that changes one title word puts the word it added and deletes the one it dropped, whatever the post's length", async () => {
     const marker = unique('renamed').toLowerCase();
     const postWords = distinctWords(200, 'r');
     const post = (await createPost(alice.api, { title: `Plover ${marker}`, description: postWords.join(' '), publish: 'true' })) as { slug: string };
@@ -116,7 +117,9 @@ describe.skipIf(BUNDLES)('the stream consumer’s writes to the search index', (
 
   it('a publish deletes the draft mark and an unpublish puts it: one item each, and public search follows', async () => {
     const marker = unique('draft').toLowerCase();
-    const post = (await createPost(alice.api, { title: `Draft ${marker}`, description: distinctWords(300, 'p').join(' '), publish: 'false' })) as { slug: string };
+    const post = (await createPost(alice.api, { title: `Draft ${marker}`, description: distinctWords(300, 'p').join(' '), publish: 'false' })) as {
+      slug: string;
+    };
     await api.streams!.caughtUp();
     expect(await found(marker)).toEqual([]);
     expect(((await alice.api.get('/posts/me', { query: { q: marker } })).body as { slug: string }[]).map((p) => p.slug)).toEqual([post.slug]);

@@ -102,7 +102,7 @@ async function walk(query: Record<string, string>): Promise<string[]> {
 }
 
 describe('q with sort=views, votes or active on a site larger than the leading entries', () => {
-  it('the matches among the leading entries fill the page: page 1 in two round trips, in the site\'s order', async () => {
+  it("the matches among the leading entries fill the page: page 1 in two round trips, in the site's order", async () => {
     for (const sort of ['views', 'votes', 'active'] as const) {
       let body: unknown;
       const usage = await calls.usage(async () => {
@@ -117,7 +117,7 @@ describe('q with sort=views, votes or active on a site larger than the leading e
     }
   });
 
-  it('matches all past the leading entries: ranked by their own entries (three round trips), in the site\'s order', async () => {
+  it("matches all past the leading entries: ranked by their own entries (three round trips), in the site's order", async () => {
     const expected = expectedOrder(TAIL, 'views');
     expect(expected.length).toBeGreaterThan(2 * (PAGE_SIZE + 1));
     let body: unknown;
@@ -131,8 +131,13 @@ describe('q with sort=views, votes or active on a site larger than the leading e
     expect(usage.rounds).toBe(3);
   });
 
-  it('following Link, and pages by number, give every match once in the site\'s order', async () => {
-    for (const [word, sort] of [[SPREAD, 'views'], [SPREAD, 'votes'], [TAIL, 'views'], [SPREAD, 'active']] as const) {
+  it("following Link, and pages by number, give every match once in the site's order", async () => {
+    for (const [word, sort] of [
+      [SPREAD, 'views'],
+      [SPREAD, 'votes'],
+      [TAIL, 'views'],
+      [SPREAD, 'active'],
+    ] as const) {
       const expected = expectedOrder(word, sort);
       expect(await walk({ q: word, sort, page_size: String(PAGE_SIZE) }), `${word} ${sort}`).toEqual(expected);
       const third = await bob.api.get('/posts', { query: { q: word, sort, page_size: String(PAGE_SIZE), page: '3' } });
@@ -144,7 +149,10 @@ describe('q with sort=views, votes or active on a site larger than the leading e
   it('a query word finds every indexed word it begins, whatever letters follow, and no other', async () => {
     const found = await bob.api.get('/posts', { query: { q: RANGE } });
     expect(found.status).toBe(200);
-    const expected = site.filter((post) => post.words.some((word) => IN_RANGE.includes(word))).map((post) => post.slug).reverse();
+    const expected = site
+      .filter((post) => post.words.some((word) => IN_RANGE.includes(word)))
+      .map((post) => post.slug)
+      .reverse();
     expect(expected).toHaveLength(IN_RANGE.length);
     expect(slugsOf(found.body)).toEqual(expected);
   });

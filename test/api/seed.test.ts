@@ -81,7 +81,12 @@ describe('npm run seed', () => {
     expect(visitors).toBeGreaterThan(50);
 
     const featured = await ada.get('/posts', { query: { sort: 'featured' } });
-    expect(featured.body.map((post: { title: string }) => post.title).sort()).toEqual(posts.filter((post) => post.featured).map((post) => post.title).sort());
+    expect(featured.body.map((post: { title: string }) => post.title).sort()).toEqual(
+      posts
+        .filter((post) => post.featured)
+        .map((post) => post.title)
+        .sort(),
+    );
     expect(featured.body.length).toBeGreaterThan(5);
 
     const views = await ada.get('/posts', { query: { sort: 'views', page_size: '1' } });
@@ -110,10 +115,20 @@ describe('npm run seed', () => {
     // The README's examples: GET /posts/tagged/serverless?page_size=5 and /posts/author/ada?page_size=5.
     const serverless = await walk('/posts/tagged/serverless');
     expect(serverless.pages).toBeGreaterThan(1);
-    expect(serverless.titles.sort()).toEqual(published.filter((post) => post.tags.includes('Serverless')).map((post) => post.title).sort());
+    expect(serverless.titles.sort()).toEqual(
+      published
+        .filter((post) => post.tags.includes('Serverless'))
+        .map((post) => post.title)
+        .sort(),
+    );
     const byAda = await walk('/posts/author/ada');
     expect(byAda.pages).toBeGreaterThan(1);
-    expect(byAda.titles.sort()).toEqual(published.filter((post) => post.author === 'ada').map((post) => post.title).sort());
+    expect(byAda.titles.sort()).toEqual(
+      published
+        .filter((post) => post.author === 'ada')
+        .map((post) => post.title)
+        .sort(),
+    );
 
     for (const user of DEMO_USERS) {
       const client = await login(user.username, user.password);
@@ -131,7 +146,12 @@ describe('npm run seed', () => {
 
   it('gives votes and favorites, so that the five sorts each list something different', async () => {
     const ada = await login(DEMO_USERS[0]!.username, DEMO_USERS[0]!.password);
-    const list = (await ada.get('/posts', { query: { page_size: '100' } })).body as { title: string; rating_likes: number; rating_dislikes: number; total_favorites: number }[];
+    const list = (await ada.get('/posts', { query: { page_size: '100' } })).body as {
+      title: string;
+      rating_likes: number;
+      rating_dislikes: number;
+      total_favorites: number;
+    }[];
     const ups = published.reduce((sum, post) => sum + Object.values(post.votes).filter((vote) => vote === 'up').length, 0);
     const downs = published.reduce((sum, post) => sum + Object.values(post.votes).filter((vote) => vote === 'down').length, 0);
     expect(list.reduce((sum, post) => sum + post.rating_likes, 0)).toBe(ups);
@@ -151,7 +171,10 @@ describe('npm run seed', () => {
     const draft = posts.find((post) => !post.publish)!;
     const author = DEMO_USERS.find((user) => user.username === draft.author)!;
     const other = DEMO_USERS.find((user) => user.username !== draft.author)!;
-    const slug = draft.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '');
+    const slug = draft.title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/(^-|-$)/g, '');
     expect((await (await login(author.username, author.password)).get(`/posts/detail/${slug}`)).body).toMatchObject({ publish: false, author: draft.author });
     expect((await (await login(other.username, other.password)).get(`/posts/detail/${slug}`)).status).toBe(404);
   });

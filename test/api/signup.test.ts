@@ -104,7 +104,10 @@ describe('POST /users', () => {
 
   it('of two concurrent sign-ups of one name in different cases, exactly one succeeds', async () => {
     const name = unique('Race');
-    const [upper, lower] = await Promise.all([client().signUp({ username: name, password: GOOD }), client().signUp({ username: name.toLowerCase(), password: GOOD })]);
+    const [upper, lower] = await Promise.all([
+      client().signUp({ username: name, password: GOOD }),
+      client().signUp({ username: name.toLowerCase(), password: GOOD }),
+    ]);
     expect([upper.status, lower.status].sort()).toEqual([201, 400]);
     const loser = upper.status === 400 ? upper : lower;
     expect(loser.body).toEqual({ username: [TAKEN] });

@@ -68,14 +68,20 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         await s.page.goto(s.url('/'));
         await ready(s.page);
         for (const name of ['Log in', 'Sign up']) await link(mainNav(s.page), name).waitFor();
-        const asks = main(s.page).getByRole('link', { name: /^(Log in|Sign up)$/ }).or(main(s.page).getByRole('button', { name: 'Log in', exact: true }));
+        const asks = main(s.page)
+          .getByRole('link', { name: /^(Log in|Sign up)$/ })
+          .or(main(s.page).getByRole('button', { name: 'Log in', exact: true }));
         await asks.first().waitFor();
         expect(await articles(s.page).count()).toBe(0);
         expect(await main(s.page).textContent()).not.toContain(w.published.title);
 
         // The deep link either leads to /login at once or asks to log in where it is.
         await s.page.goto(s.url(`/posts/${w.published.slug}`));
-        await eventually(async () => /^\/login(\?.*)?$/.test(s.path()) || (await main(s.page).getByRole('link', { name: 'Log in', exact: true }).count()) > 0, (v) => v, 'a way to log in');
+        await eventually(
+          async () => /^\/login(\?.*)?$/.test(s.path()) || (await main(s.page).getByRole('link', { name: 'Log in', exact: true }).count()) > 0,
+          (v) => v,
+          'a way to log in',
+        );
         if (!s.path().startsWith('/login')) await main(s.page).getByRole('link', { name: 'Log in', exact: true }).click();
         await atPath(s, /^\/login(\?.*)?$/);
         await logIn(s, bob, '');
@@ -83,7 +89,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         await oneH1(s.page, w.published.title);
       }));
 
-    it('signs up (the API\'s words for a weak password first), shows the header of a logged-in person, and logs out', () =>
+    it("signs up (the API's words for a weak password first), shows the header of a logged-in person, and logs out", () =>
       withPage(async (s) => {
         const username = unique('newbie');
         await visit(s, '/');
@@ -107,7 +113,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         expect(await link(nav, 'Sign up').count()).toBe(0);
         expect(await link(nav, username).getAttribute('href')).toBe(`/users/${username}`);
         // Public reads off: the list is there for the new account.
-        await eventually(() => articles(s.page).count(), (n) => n >= 2, 'the published posts');
+        await eventually(
+          () => articles(s.page).count(),
+          (n) => n >= 2,
+          'the published posts',
+        );
 
         await button(nav, 'Log out').click();
         await link(nav, 'Log in').waitFor();
@@ -121,7 +131,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         expect(await link(mainNav(s.page), username).count()).toBe(0);
       }));
 
-    it('shows the API\'s words: blank fields next to them, wrong credentials in an alert', () =>
+    it("shows the API's words: blank fields next to them, wrong credentials in an alert", () =>
       withPage(async (s) => {
         const { bob } = site.api.users;
         await visit(s, '/login');
@@ -143,7 +153,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         const { bob } = site.api.users;
         await logIn(s, bob);
         await atPath(s, '/');
-        await eventually(() => articles(s.page).count(), (n) => n >= 2, 'the published posts');
+        await eventually(
+          () => articles(s.page).count(),
+          (n) => n >= 2,
+          'the published posts',
+        );
       }));
 
     it('writes a post with Markdown: Preview, Save to its page, a new title to a new slug, then Delete after the dialog', () =>
@@ -176,16 +190,29 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         const slug = s.path().slice('/posts/'.length);
         await oneH1(s.page, title);
         await main(s.page).locator('strong', { hasText: 'Write' }).waitFor();
-        await main(s.page).getByRole('link', { name: `Browser ${mark}` }).first().waitFor();
+        await main(s.page)
+          .getByRole('link', { name: `Browser ${mark}` })
+          .first()
+          .waitFor();
         const stored = await alice.api.get(`/posts/detail/${slug}`);
-        expect(stored.body).toMatchObject({ title, publish: true, keywords: 'browser, markdown', meta_description: 'A post written in Chromium.', tags: [`Browser ${mark}`, 'Markdown'] });
+        expect(stored.body).toMatchObject({
+          title,
+          publish: true,
+          keywords: 'browser, markdown',
+          meta_description: 'A post written in Chromium.',
+          tags: [`Browser ${mark}`, 'Markdown'],
+        });
 
         // Editing: the form holds the post; a new title moves it to a new slug.
         await link(main(s.page), 'Edit').click();
         await atPath(s, `/posts/${slug}/edit`);
         await oneH1(s.page);
         const edit = main(s.page);
-        await eventually(() => field(edit, 'Title').inputValue(), (v) => v === title, 'the title in the form');
+        await eventually(
+          () => field(edit, 'Title').inputValue(),
+          (v) => v === title,
+          'the title in the form',
+        );
         expect(await field(edit, 'Publish').isChecked()).toBe(true);
         await field(edit, 'Title').fill(`Renamed in the browser ${mark}`);
         await button(edit, 'Save').click();
@@ -204,7 +231,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         expect((await alice.api.get(`/posts/detail/${renamed}`)).status).toBe(200);
         await button(main(s.page), 'Delete').click();
         await button(dialog, 'Delete').click();
-        await eventually(async () => s.path(), (path) => !path.startsWith('/posts/'), 'leaving the deleted post');
+        await eventually(
+          async () => s.path(),
+          (path) => !path.startsWith('/posts/'),
+          'leaving the deleted post',
+        );
         await ready(s.page);
         expect((await alice.api.get(`/posts/detail/${renamed}`)).status).toBe(404);
       }));
@@ -227,7 +258,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         await atPath(s, /^\/me\/posts/);
         await oneH1(s.page);
         const listed = async () => articles(s.page).getByRole('heading').allTextContents();
-        const tab = (name: string) => main(s.page).getByRole('link', { name, exact: true }).or(main(s.page).getByRole('tab', { name, exact: true }));
+        const tab = (name: string) =>
+          main(s.page)
+            .getByRole('link', { name, exact: true })
+            .or(main(s.page).getByRole('tab', { name, exact: true }));
         await tab('All').click();
         await eventually(listed, (t) => [title, w.draft.title, w.published.title].every((x) => t.includes(x)), 'All');
         await tab('Drafts').click();
@@ -237,17 +271,25 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
 
         await link(mainNav(s.page), 'Posts').click();
         await atPath(s, '/');
-        await eventually(async () => (await articles(s.page).count()) > 0 && (await listed()), (t) => t !== false && t.includes(w.published.title) && !t.includes(title), 'the home list without the draft');
+        await eventually(
+          async () => (await articles(s.page).count()) > 0 && (await listed()),
+          (t) => t !== false && t.includes(w.published.title) && !t.includes(title),
+          'the home list without the draft',
+        );
       }));
 
-    it('votes and favorites another\'s post: aria-pressed and the counts change at once, and stay', () =>
+    it("votes and favorites another's post: aria-pressed and the counts change at once, and stay", () =>
       withPage(async (s) => {
         const { bob } = site.api.users;
         await logIn(s, bob);
         await visit(s, `/posts/${w.voted.slug}`);
         const body = main(s.page);
         const pressed = (name: string) => button(body, name).getAttribute('aria-pressed');
-        await eventually(() => pressed('Vote up'), (v) => v === 'false', 'Vote up not pressed');
+        await eventually(
+          () => pressed('Vote up'),
+          (v) => v === 'false',
+          'Vote up not pressed',
+        );
         // No Edit or Delete on another's post.
         expect(await link(body, 'Edit').count()).toBe(0);
         expect(await button(body, 'Delete').count()).toBe(0);
@@ -255,27 +297,80 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         expect(await countBeside(s, 'Favorite')).toBe(0);
 
         await button(body, 'Vote up').click();
-        await eventually(() => pressed('Vote up'), (v) => v === 'true', 'Vote up pressed', 3_000);
-        await eventually(() => countBeside(s, 'Vote up'), (n) => n === 2, 'two votes up', 3_000);
+        await eventually(
+          () => pressed('Vote up'),
+          (v) => v === 'true',
+          'Vote up pressed',
+          3_000,
+        );
+        await eventually(
+          () => countBeside(s, 'Vote up'),
+          (n) => n === 2,
+          'two votes up',
+          3_000,
+        );
         await button(body, 'Vote down').click();
-        await eventually(async () => [await pressed('Vote up'), await pressed('Vote down')].join(), (v) => v === 'false,true', 'down replaces up', 3_000);
-        await eventually(() => countBeside(s, 'Vote up'), (n) => n === 1, 'one vote up', 3_000);
-        await eventually(() => countBeside(s, 'Vote down'), (n) => n === 1, 'one vote down', 3_000);
+        await eventually(
+          async () => [await pressed('Vote up'), await pressed('Vote down')].join(),
+          (v) => v === 'false,true',
+          'down replaces up',
+          3_000,
+        );
+        await eventually(
+          () => countBeside(s, 'Vote up'),
+          (n) => n === 1,
+          'one vote up',
+          3_000,
+        );
+        await eventually(
+          () => countBeside(s, 'Vote down'),
+          (n) => n === 1,
+          'one vote down',
+          3_000,
+        );
         await button(body, 'Favorite').click();
-        await eventually(() => pressed('Favorite'), (v) => v === 'true', 'Favorite pressed', 3_000);
-        await eventually(() => countBeside(s, 'Favorite'), (n) => n === 1, 'one favorite', 3_000);
+        await eventually(
+          () => pressed('Favorite'),
+          (v) => v === 'true',
+          'Favorite pressed',
+          3_000,
+        );
+        await eventually(
+          () => countBeside(s, 'Favorite'),
+          (n) => n === 1,
+          'one favorite',
+          3_000,
+        );
 
         // What the API stored, and what a reload shows.
-        await eventually(async () => (await bob.api.get(`/posts/detail/${w.voted.slug}/vote`)).body, (b) => JSON.stringify(b).includes('down'), 'the stored vote');
+        await eventually(
+          async () => (await bob.api.get(`/posts/detail/${w.voted.slug}/vote`)).body,
+          (b) => JSON.stringify(b).includes('down'),
+          'the stored vote',
+        );
         await s.page.reload();
         await ready(s.page);
-        await eventually(async () => [await pressed('Vote up'), await pressed('Vote down'), await pressed('Favorite')].join(), (v) => v === 'false,true,true', 'the state after a reload');
+        await eventually(
+          async () => [await pressed('Vote up'), await pressed('Vote down'), await pressed('Favorite')].join(),
+          (v) => v === 'false,true,true',
+          'the state after a reload',
+        );
         await button(body, 'Favorite').click();
-        await eventually(() => pressed('Favorite'), (v) => v === 'false', 'Favorite released', 3_000);
-        await eventually(() => countBeside(s, 'Favorite'), (n) => n === 0, 'no favorite', 3_000);
+        await eventually(
+          () => pressed('Favorite'),
+          (v) => v === 'false',
+          'Favorite released',
+          3_000,
+        );
+        await eventually(
+          () => countBeside(s, 'Favorite'),
+          (n) => n === 0,
+          'no favorite',
+          3_000,
+        );
       }));
 
-    it('edits the profile: the API\'s words for a bad website, then the saved fields on the profile', () =>
+    it("edits the profile: the API's words for a bad website, then the saved fields on the profile", () =>
       withPage(async (s) => {
         const { dave } = site.api.users;
         await logIn(s, dave);
@@ -284,7 +379,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         if (s.path() !== '/settings/profile') await visit(s, '/settings/profile');
         await oneH1(s.page);
         const form = main(s.page);
-        for (const name of ['Display name', 'Location', 'About me', 'Website', 'Twitter', 'LinkedIn', 'GitHub', 'Birth date']) await field(form, name).waitFor();
+        for (const name of ['Display name', 'Location', 'About me', 'Website', 'Twitter', 'LinkedIn', 'GitHub', 'Birth date'])
+          await field(form, name).waitFor();
         await field(form, 'Display name').fill('Dave D.');
         await field(form, 'Website').fill('not a url');
         await button(form, 'Save').click();
@@ -294,7 +390,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         await field(form, 'Location').fill('Lisbon');
         await field(form, 'Birth date').fill('1990-04-01');
         await button(form, 'Save').click();
-        await eventually(async () => (await dave.api.get(`/users/detail/${dave.username}`)).body, (b) => b.display_name === 'Dave D.' && b.website === 'https://dave.example.com' && b.location === 'Lisbon' && b.birth_date === '1990-04-01', 'the stored profile');
+        await eventually(
+          async () => (await dave.api.get(`/users/detail/${dave.username}`)).body,
+          (b) => b.display_name === 'Dave D.' && b.website === 'https://dave.example.com' && b.location === 'Lisbon' && b.birth_date === '1990-04-01',
+          'the stored profile',
+        );
         await link(mainNav(s.page), dave.username).click();
         await atPath(s, `/users/${dave.username}`);
         await shows(main(s.page), 'Dave D.');
@@ -315,7 +415,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         await field(form, 'Current password').fill(erin.password);
         await field(form, 'New password').fill(newPassword);
         await button(form, 'Change password').click();
-        await eventually(async () => (await site.api.client().post('/login', { json: { username: erin.username, password: newPassword } })).status, (status) => status === 200, 'the new password');
+        await eventually(
+          async () => (await site.api.client().post('/login', { json: { username: erin.username, password: newPassword } })).status,
+          (status) => status === 200,
+          'the new password',
+        );
         // This tab's session goes on; log out and in again with the new password.
         await button(mainNav(s.page), 'Log out').click();
         await logIn(s, { username: erin.username, password: newPassword });
@@ -329,7 +433,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         await link(mainNav(s.page), 'My posts').waitFor();
         await s.page.waitForLoadState('networkidle');
         // A password change elsewhere ends every other token, this browser's too.
-        const changed = await frank.api.post(`/users/detail/${frank.username}/password`, { json: { old_password: frank.password, new_password: 'another fine secret 7' } });
+        const changed = await frank.api.post(`/users/detail/${frank.username}/password`, {
+          json: { old_password: frank.password, new_password: 'another fine secret 7' },
+        });
         expect(changed.status).toBe(200);
         await link(mainNav(s.page), 'My posts').click();
         await atPath(s, /^\/login/);
@@ -387,7 +493,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
       withPage(async (s) => {
         const { ivan } = site.api.users;
         // Ten wrong passwords for this username from this address (the browser's too) close its logins for a while.
-        for (let i = 0; i < 10; i++) expect((await site.api.client().post('/login', { json: { username: ivan.username, password: 'wrong' } })).status).toBe(400);
+        for (let i = 0; i < 10; i++)
+          expect((await site.api.client().post('/login', { json: { username: ivan.username, password: 'wrong' } })).status).toBe(400);
         await visit(s, '/login');
         const form = main(s.page);
         await field(form, 'Username').fill(ivan.username);
@@ -404,7 +511,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         await logIn(s, judy);
         await visit(s, `/posts/${post.slug}/edit`);
         const form = main(s.page);
-        await eventually(() => field(form, 'Title').inputValue(), (v) => v === post.title, 'the form filled in');
+        await eventually(
+          () => field(form, 'Title').inputValue(),
+          (v) => v === post.title,
+          'the form filled in',
+        );
         // Meanwhile, another tab saves the post.
         expect((await judy.api.put(`/posts/detail/${post.slug}`, { form: { title: post.title, description: 'Changed elsewhere.' } })).status).toBe(200);
         await field(form, 'Description').fill('My version.');
@@ -412,7 +523,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         await shows(s.page.getByRole('alert'), /changed/i);
         const reload = s.page.getByRole('button', { name: /reload/i }).or(s.page.getByRole('link', { name: /reload/i }));
         await reload.first().click();
-        await eventually(() => field(main(s.page), 'Description').inputValue(), (v) => v === 'Changed elsewhere.', 'the post as saved elsewhere');
+        await eventually(
+          () => field(main(s.page), 'Description').inputValue(),
+          (v) => v === 'Changed elsewhere.',
+          'the post as saved elsewhere',
+        );
       }));
 
     it('offers "Retry" when the network fails, keeping what was typed', () =>

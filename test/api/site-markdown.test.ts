@@ -2,7 +2,21 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPost, unique } from '../support/api.ts';
 import { ALL_HOSTILE_MARKDOWN, ALL_HOSTILE_MARKDOWN_REVERSED, HOSTILE_MARKDOWN, HOSTILE_TITLE, PWNED } from '../support/hostile-markdown.ts';
-import { HAVE_CHROMIUM, articles, button, cspViolations, eventually, field, logIn, main, oneH1, shows, useSite, visit, type SitePage } from '../support/site.ts';
+import {
+  HAVE_CHROMIUM,
+  articles,
+  button,
+  cspViolations,
+  eventually,
+  field,
+  logIn,
+  main,
+  oneH1,
+  shows,
+  useSite,
+  visit,
+  type SitePage,
+} from '../support/site.ts';
 
 // Hostile Markdown (test/support/hostile-markdown.ts) never runs in a reader's browser: not on the
 // post's page, not in the editor's preview, not in the lists' excerpts. Two layers, each tested on
@@ -23,14 +37,22 @@ async function dangers(page: Page): Promise<string[]> {
     if (ran !== undefined) found.push(`the payload ran: ${String(ran)}`);
     const scheme = /^(javascript|vbscript|data):/;
     // Browsers ignore ASCII whitespace and control characters inside a URL's scheme.
-    const normalize = (value: string) => Array.from(value).filter((c) => c.charCodeAt(0) > 32).join('').toLowerCase();
+    const normalize = (value: string) =>
+      Array.from(value)
+        .filter((c) => c.charCodeAt(0) > 32)
+        .join('')
+        .toLowerCase();
     const body = document.querySelector('main');
     for (const element of Array.from(document.querySelectorAll('*')) as any[]) {
       for (const attribute of Array.from(element.attributes) as { name: string; value: string }[]) {
         const name = attribute.name.toLowerCase();
         if (name.startsWith('on')) found.push(`<${element.localName} ${name}>`);
         // URLs: in what the page renders (the app's own head may hold a data: icon).
-        if (body?.contains(element) && ['href', 'src', 'xlink:href', 'action', 'formaction', 'data', 'poster', 'background', 'srcdoc', 'srcset'].includes(name) && (name === 'srcdoc' || scheme.test(normalize(attribute.value)))) {
+        if (
+          body?.contains(element) &&
+          ['href', 'src', 'xlink:href', 'action', 'formaction', 'data', 'poster', 'background', 'srcdoc', 'srcset'].includes(name) &&
+          (name === 'srcdoc' || scheme.test(normalize(attribute.value)))
+        ) {
           found.push(`<${element.localName} ${name}="${attribute.value}">`);
         }
       }
@@ -44,7 +66,8 @@ async function dangers(page: Page): Promise<string[]> {
 }
 
 /** The CSP reports Chromium makes on parsing (not running) an inline handler, style attribute or style element. */
-const INERT_PARSE = /^(Executing inline event handler violates|Applying inline style violates|script-src-attr inline|style-src-attr inline|style-src-elem inline)/;
+const INERT_PARSE =
+  /^(Executing inline event handler violates|Applying inline style violates|script-src-attr inline|style-src-attr inline|style-src-elem inline)/;
 
 /** Gives an event handler that survived a moment to fire (an image's error, an animation's begin). */
 const settle = (page: Page) => page.waitForTimeout(200);
@@ -78,7 +101,11 @@ describe.skipIf(!HAVE_CHROMIUM)('hostile Markdown never runs', () => {
       // description in an inert document (an inline handler or style attribute seen, never run;
       // the same pass with the CSP bypassed shows that none survives). A blocked script, image,
       // frame or navigation would mean something hostile reached the page.
-      if (!bypassCSP) expect((await cspViolations(s)).filter((violation) => !INERT_PARSE.test(violation)), 'CSP violations').toEqual([]);
+      if (!bypassCSP)
+        expect(
+          (await cspViolations(s)).filter((violation) => !INERT_PARSE.test(violation)),
+          'CSP violations',
+        ).toEqual([]);
     } finally {
       await site.close(s);
     }
@@ -114,7 +141,12 @@ describe.skipIf(!HAVE_CHROMIUM)('hostile Markdown never runs', () => {
     // follows it in its post; what one order hides, the other shows).
     it('every case in one post, both orders, with the CSP', () =>
       withPage(async (s) => {
-        expect(await readEach(s, [{ name: 'all', slug: all.slug }, { name: 'all reversed', slug: reversed.slug }])).toEqual([]);
+        expect(
+          await readEach(s, [
+            { name: 'all', slug: all.slug },
+            { name: 'all reversed', slug: reversed.slug },
+          ]),
+        ).toEqual([]);
       }, false));
 
     it('every case in one post, the CSP bypassed; code stays text, autolinks link', () =>
@@ -138,17 +170,25 @@ describe.skipIf(!HAVE_CHROMIUM)('hostile Markdown never runs', () => {
         await settle(s.page);
         expect(await dangers(s.page)).toEqual([]);
         await visit(s, '/');
-        await eventually(() => articles(s.page).count(), (n) => n > 0, 'the list');
+        await eventually(
+          () => articles(s.page).count(),
+          (n) => n > 0,
+          'the list',
+        );
         await shows(articles(s.page).first(), HOSTILE_TITLE);
         await settle(s.page);
         expect(await dangers(s.page)).toEqual([]);
       }, true));
 
-    it('the lists\' excerpts (view=summary) of every case', () =>
+    it("the lists' excerpts (view=summary) of every case", () =>
       withPage(async (s) => {
         for (const path of ['/', '/?page=2', '/?page=3']) {
           await visit(s, path);
-          await eventually(() => articles(s.page).count(), (n) => n > 0, `the list ${path}`);
+          await eventually(
+            () => articles(s.page).count(),
+            (n) => n > 0,
+            `the list ${path}`,
+          );
           await settle(s.page);
           expect(await dangers(s.page), path).toEqual([]);
         }

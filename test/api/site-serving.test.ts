@@ -93,7 +93,8 @@ describe('the site on the API port', () => {
       const head = await raw('HEAD', path);
       expect(head.status).toBe(200);
       expect(head.body.length).toBe(0);
-      for (const name of ['content-type', 'cache-control', 'content-length', 'etag', 'content-security-policy']) expect(head.headers[name], name).toBe(get.headers[name]);
+      for (const name of ['content-type', 'cache-control', 'content-length', 'etag', 'content-security-policy'])
+        expect(head.headers[name], name).toBe(get.headers[name]);
     }
   });
 
@@ -114,7 +115,17 @@ describe('the site on the API port', () => {
   });
 
   it('never lists a folder nor serves a file outside the site', async () => {
-    for (const path of ['/assets', '/assets/', '/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt', '/assets/%2e%2e/%2e%2e/secret.txt', '/%00', '/%E0%A4%A']) {
+    for (const path of [
+      '/assets',
+      '/assets/',
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/assets/%2e%2e/%2e%2e/secret.txt',
+      '/%00',
+      '/%E0%A4%A',
+    ]) {
       const answer = await raw('GET', path);
       expect(answer.status, path).toBe(200);
       expect(answer.body.toString(), path).toBe(INDEX);

@@ -42,11 +42,29 @@ const AUTHOR = 'ada';
 const PASSWORD = 'correct horse battery';
 /** The titles of the author's first 23 posts, oldest first. */
 const TOPICS = [
-  'Cold starts, measured', 'Single-table design in practice', 'Streams feeding a search index', 'Paging with cursors', 'Caching public reads',
-  'Tokens in the browser', 'Markdown, safely', 'What Lambda costs us', 'Slugs that never change', 'Counting views once',
-  'Rate limits for logins', 'Tags as titles', 'Drafts and publishing', 'Votes without double counting', 'Favorites at scale',
-  'Related posts by shared tags', 'Feeds for readers', 'Deploying with CDK', 'Alarms worth waking for', 'Logs you can query',
-  'Testing against DynamoDB Local', 'A site on the same origin', 'Keeping the bundle small',
+  'Cold starts, measured',
+  'Single-table design in practice',
+  'Streams feeding a search index',
+  'Paging with cursors',
+  'Caching public reads',
+  'Tokens in the browser',
+  'Markdown, safely',
+  'What Lambda costs us',
+  'Slugs that never change',
+  'Counting views once',
+  'Rate limits for logins',
+  'Tags as titles',
+  'Drafts and publishing',
+  'Votes without double counting',
+  'Favorites at scale',
+  'Related posts by shared tags',
+  'Feeds for readers',
+  'Deploying with CDK',
+  'Alarms worth waking for',
+  'Logs you can query',
+  'Testing against DynamoDB Local',
+  'A site on the same origin',
+  'Keeping the bundle small',
 ];
 const PAGED = TOPICS.length;
 
@@ -68,13 +86,24 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
     const paged = [];
     for (let i = 1; i <= PAGED; i++) {
       const topic = TOPICS[i - 1] ?? `Note ${i}`;
-      paged.push(await createPost(alice.api, { title: topic, description: `Notes on **${topic.toLowerCase()}**: what we measured, what we changed, what we would do again.`, publish: 'true' }));
+      paged.push(
+        await createPost(alice.api, {
+          title: topic,
+          description: `Notes on **${topic.toLowerCase()}**: what we measured, what we changed, what we would do again.`,
+          publish: 'true',
+        }),
+      );
     }
     w.voted = paged[4];
     expect((await bob.api.post(`/posts/detail/${w.voted.slug}/vote`, { form: { vote: 'up' } })).status).toBe(200);
-    w.sibling = await createPost(alice.api, { title: 'Reading the tide tables', description: 'Low and high water, twice a day.', tags: tagTitle, publish: 'true' });
+    w.sibling = await createPost(alice.api, {
+      title: 'Reading the tide tables',
+      description: 'Low and high water, twice a day.',
+      tags: tagTitle,
+      publish: 'true',
+    });
     w.guide = await createPost(alice.api, {
-      title: 'A visitor\'s guide to the harbour',
+      title: "A visitor's guide to the harbour",
       description: `# Welcome\n\nA **bold** start, \`code\`, a [link](https://example.com/) and the word ${word}.\n\n- one\n- two\n`,
       tags: `${tagTitle}, Harbour`,
       keywords: 'guide',
@@ -85,7 +114,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
     w.tag = (await alice.api.get('/tags', { query: { q: tagTitle } })).body[0].slug;
     w.total = PAGED + 2;
     // The search index follows the table's stream: wait until the guide is found.
-    await eventually(async () => (await site.api.client().get('/posts', { query: { q: word } })).body?.length ?? 0, (n) => n === 1, 'the search index');
+    await eventually(
+      async () => (await site.api.client().get('/posts', { query: { q: word } })).body?.length ?? 0,
+      (n) => n === 1,
+      'the search index',
+    );
   }, 120_000);
 
   /** A page of its own for the test, closed (and checked for problems) after `run`. */
@@ -105,11 +138,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
     it('lists the published posts newest first, 20 a page, with "Page N of M", Next and Previous', () =>
       withPage(async (s) => {
         await visit(s, '/');
-        await eventually(() => articles(s.page).count(), (n) => n === PAGE_SIZE, '20 articles');
+        await eventually(
+          () => articles(s.page).count(),
+          (n) => n === PAGE_SIZE,
+          '20 articles',
+        );
         expect(await headingLinks(s).first().textContent()).toBe(w.guide.title);
         expect(await headingLinks(s).first().getAttribute('href')).toBe(`/posts/${w.guide.slug}`);
         // Every article: its heading links to the post; the draft is nowhere.
-        for (const href of await headingLinks(s).evaluateAll((links) => links.map((a) => a.getAttribute('href')))) expect(href).toMatch(/^\/posts\/[a-z0-9-]+$/);
+        for (const href of await headingLinks(s).evaluateAll((links) => links.map((a) => a.getAttribute('href'))))
+          expect(href).toMatch(/^\/posts\/[a-z0-9-]+$/);
         expect(await main(s.page).textContent()).not.toContain('Secret draft');
         expect(await articles(s.page).first().textContent()).toContain(alice.username);
 
@@ -119,13 +157,21 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         expect(await paging.getByRole('link', { name: /^(Page )?2$/ }).count()).toBe(1);
         await link(paging, 'Next').click();
         await atPath(s, '/?page=2');
-        await eventually(() => articles(s.page).count(), (n) => n === w.total - PAGE_SIZE, 'the last page');
+        await eventually(
+          () => articles(s.page).count(),
+          (n) => n === w.total - PAGE_SIZE,
+          'the last page',
+        );
         await shows(pagination(s.page), 'Page 2 of 2');
         expect(await link(pagination(s.page), 'Next').count()).toBe(0);
         expect(await headingLinks(s).last().textContent()).toBe(TOPICS[0]);
         await link(pagination(s.page), 'Previous').click();
         await atPath(s, /^\/(\?page=1)?$/);
-        await eventually(() => articles(s.page).count(), (n) => n === PAGE_SIZE, 'the first page again');
+        await eventually(
+          () => articles(s.page).count(),
+          (n) => n === PAGE_SIZE,
+          'the first page again',
+        );
         // An article shows its excerpt (the description made plain, view=summary).
         await shows(articles(s.page).first(), `Welcome A bold start, code, a link and the word ${word}.`);
       }));
@@ -148,7 +194,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         // Votes: the post bob voted up comes first.
         await link(main(s.page), 'Votes').click();
         await atPath(s, '/?sort=votes');
-        await eventually(async () => (await headingLinks(s).count()) > 0 && (await headingLinks(s).first().textContent()), (t) => t === w.voted.title, 'the voted post first');
+        await eventually(
+          async () => (await headingLinks(s).count()) > 0 && (await headingLinks(s).first().textContent()),
+          (t) => t === w.voted.title,
+          'the voted post first',
+        );
       }));
 
     it('searches from the header of any page and lists the matches at /?q=...', () =>
@@ -158,11 +208,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         await field(search, 'Search').fill(word);
         await button(search, 'Search').click();
         await atPath(s, new RegExp(`^/\\?(.*&)?q=${word}(&.*)?$`));
-        await eventually(() => articles(s.page).count(), (n) => n === 1, 'one match');
+        await eventually(
+          () => articles(s.page).count(),
+          (n) => n === 1,
+          'one match',
+        );
         expect(await headingLinks(s).first().textContent()).toBe(w.guide.title);
       }));
 
-    it('lists tags, and one tag\'s posts on its page', () =>
+    it("lists tags, and one tag's posts on its page", () =>
       withPage(async (s) => {
         await visit(s, '/');
         await link(mainNav(s.page), 'Tags').click();
@@ -173,21 +227,33 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         await atPath(s, `/tags/${w.tag}`);
         await oneH1(s.page, tagTitle);
         await titleNames(s.page, tagTitle);
-        await eventually(async () => (await headingLinks(s).allTextContents()).sort().join('|'), (t) => t === [w.guide.title, w.sibling.title].sort().join('|'), 'the tag\'s two posts');
+        await eventually(
+          async () => (await headingLinks(s).allTextContents()).sort().join('|'),
+          (t) => t === [w.guide.title, w.sibling.title].sort().join('|'),
+          "the tag's two posts",
+        );
       }));
 
-    it('shows an author\'s page from a post, and their favorites', () =>
+    it("shows an author's page from a post, and their favorites", () =>
       withPage(async (s) => {
         await visit(s, `/posts/${w.guide.slug}`);
         await link(main(s.page), alice.username).first().click();
         await atPath(s, `/users/${alice.username}`);
         await oneH1(s.page, alice.username);
         await titleNames(s.page, alice.username);
-        await eventually(() => articles(s.page).count(), (n) => n === PAGE_SIZE, 'her posts, one page of them');
+        await eventually(
+          () => articles(s.page).count(),
+          (n) => n === PAGE_SIZE,
+          'her posts, one page of them',
+        );
         await link(main(s.page), 'Favorites').click();
         await atPath(s, `/users/${alice.username}/favorites`);
         await oneH1(s.page);
-        await eventually(() => headingLinks(s).allTextContents(), (t) => t.join() === w.sibling.title, 'her favorite');
+        await eventually(
+          () => headingLinks(s).allTextContents(),
+          (t) => t.join() === w.sibling.title,
+          'her favorite',
+        );
       }));
 
     it('shows a post: title, author, tags, rendered Markdown, counts and related posts', () =>
@@ -261,7 +327,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         const { dave } = site.api.users;
         await logIn(s, dave);
         // A password change elsewhere ends every other token, this browser's too.
-        const changed = await dave.api.post(`/users/detail/${dave.username}/password`, { json: { old_password: dave.password, new_password: 'another fine secret 7' } });
+        const changed = await dave.api.post(`/users/detail/${dave.username}/password`, {
+          json: { old_password: dave.password, new_password: 'another fine secret 7' },
+        });
         expect(changed.status).toBe(200);
         await visit(s, `/posts/${w.sibling.slug}`);
         await oneH1(s.page, w.sibling.title);
@@ -274,7 +342,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
 
     it('shows "Page not found" for unknown paths and for an unknown post, tag or user', () =>
       withPage(async (s) => {
-        for (const path of ['/no/such/page', '/posts/no-such-post-' + mark, '/tags/no-such-tag-' + mark, '/users/nosuchuser' + mark, '/users/nosuchuser' + mark + '/favorites']) {
+        for (const path of [
+          '/no/such/page',
+          '/posts/no-such-post-' + mark,
+          '/tags/no-such-tag-' + mark,
+          '/users/nosuchuser' + mark,
+          '/users/nosuchuser' + mark + '/favorites',
+        ]) {
           const response = await s.page.goto(s.url(path));
           expect(response?.status(), path).toBe(200);
           await ready(s.page);
@@ -288,7 +362,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
       withPage(
         async (s) => {
           await visit(s, '/');
-          await eventually(() => articles(s.page).count(), (n) => n === PAGE_SIZE, 'the list');
+          await eventually(
+            () => articles(s.page).count(),
+            (n) => n === PAGE_SIZE,
+            'the list',
+          );
           await fitsWidth(s.page);
           await screenshot(s.page, 'home-360');
           await headingLinks(s).first().click();
@@ -303,7 +381,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
     it('screenshots the home page and a post at 1280 px', () =>
       withPage(async (s) => {
         await visit(s, '/');
-        await eventually(() => articles(s.page).count(), (n) => n === PAGE_SIZE, 'the list');
+        await eventually(
+          () => articles(s.page).count(),
+          (n) => n === PAGE_SIZE,
+          'the list',
+        );
         await fitsWidth(s.page);
         await screenshot(s.page, 'home-1280');
         await visit(s, `/posts/${w.guide.slug}`);
@@ -314,7 +396,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
     it('is usable with the keyboard alone: a post from the list, then the tags', () =>
       withPage(async (s) => {
         await visit(s, '/');
-        await eventually(() => articles(s.page).count(), (n) => n === PAGE_SIZE, 'the list');
+        await eventually(
+          () => articles(s.page).count(),
+          (n) => n === PAGE_SIZE,
+          'the list',
+        );
         await tabTo(s.page, headingLinks(s).first());
         await s.page.keyboard.press('Enter');
         await atPath(s, `/posts/${w.guide.slug}`);
@@ -347,7 +433,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         for (const { path, names } of pages()) {
           await visit(s, path);
           // Lists: wait for their posts, so axe sees the page a person sees.
-          if (path.startsWith('/?') || path === '/') await eventually(() => articles(s.page).count(), (n) => n > 0, `posts on ${path}`);
+          if (path.startsWith('/?') || path === '/')
+            await eventually(
+              () => articles(s.page).count(),
+              (n) => n > 0,
+              `posts on ${path}`,
+            );
           faults.push(...(await pageFaults(s.page, path, names)));
         }
         expect(faults).toEqual([]);
@@ -366,9 +457,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         { viewport: PHONE },
       ));
 
-    it('answers deep links with 200 and the app, and unknown API paths with the API\'s JSON 404', async () => {
-        const origin = site.origin();
-      for (const path of ['/', `/posts/${w.guide.slug}`, `/posts/${w.guide.slug}/edit`, '/write', '/tags', `/tags/${w.tag}`, `/users/${alice.username}`, '/me/posts', '/login', '/signup', '/settings/profile', '/settings/password', '/no/such/page']) {
+    it("answers deep links with 200 and the app, and unknown API paths with the API's JSON 404", async () => {
+      const origin = site.origin();
+      for (const path of [
+        '/',
+        `/posts/${w.guide.slug}`,
+        `/posts/${w.guide.slug}/edit`,
+        '/write',
+        '/tags',
+        `/tags/${w.tag}`,
+        `/users/${alice.username}`,
+        '/me/posts',
+        '/login',
+        '/signup',
+        '/settings/profile',
+        '/settings/password',
+        '/no/such/page',
+      ]) {
         const response = await fetch(`${origin}${path}`);
         expect(response.status, path).toBe(200);
         expect(response.headers.get('content-type'), path).toMatch(/^text\/html/);
@@ -381,7 +486,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
     });
 
     it('is served with the security headers (the CSP without inline script or eval)', async () => {
-        const response = await fetch(`${site.origin()}/posts/${w.guide.slug}`);
+      const response = await fetch(`${site.origin()}/posts/${w.guide.slug}`);
       for (const [name, value] of Object.entries(SITE_SECURITY_HEADERS)) expect(response.headers.get(name), name).toBe(value);
       const csp = response.headers.get('content-security-policy') ?? '';
       expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
@@ -413,7 +518,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         await withPage(
           async (s) => {
             await visit(s, `/posts/${w.guide.slug}`);
-            const style = await s.page.evaluate('(() => { const s = getComputedStyle(document.body); return { background: s.backgroundColor, color: s.color }; })()');
+            const style = await s.page.evaluate(
+              '(() => { const s = getComputedStyle(document.body); return { background: s.backgroundColor, color: s.color }; })()',
+            );
             seen = { ...(style as { background: string; color: string }), faults: await axeViolations(s.page) };
           },
           { colorScheme },

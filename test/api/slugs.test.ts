@@ -71,7 +71,9 @@ describe('slugs from titles', () => {
   });
 
   it('gives a tag of CJK letters the tag slug "untitled"-something', async () => {
-    const title = `標籤${unique('').slice(0, 4).replace(/[0-9a-f]/g, (c) => '零一二三四五六七八九甲乙丙丁戊己'[parseInt(c, 16)]!)}`;
+    const title = `標籤${unique('')
+      .slice(0, 4)
+      .replace(/[0-9a-f]/g, (c) => '零一二三四五六七八九甲乙丙丁戊己'[parseInt(c, 16)]!)}`;
     const response = await alice.api.post('/tags', { form: { title } });
     expect(response.status, response.text).toBe(201);
     expect(response.body.slug).toMatch(/^untitled(-\d+)?$/);
@@ -104,7 +106,8 @@ describe('creates of one title at once', () => {
   it('answers 201 to 40 parallel creates of one title, each under its own slug', async () => {
     const title = unique('Same Title ');
     const base = title.toLowerCase().replace(/ /g, '-');
-    const totalPosts = async () => Promise.all(writers.map(async (writer) => Number((await alice.api.get(`/users/detail/${writer.username}`)).body.total_posts)));
+    const totalPosts = async () =>
+      Promise.all(writers.map(async (writer) => Number((await alice.api.get(`/users/detail/${writer.username}`)).body.total_posts)));
     const before = await totalPosts();
     const responses = await Promise.all(
       Array.from({ length: 40 }, (_, n) => writers[n % writers.length]!.api.post('/posts', { form: { title, description: `copy ${n}`, publish: 'true' } })),
@@ -125,7 +128,9 @@ describe('creates of one title at once', () => {
 
   it('answers 201 to 40 parallel creates of one title by one author', async () => {
     const title = unique('One Author ');
-    const responses = await Promise.all(Array.from({ length: 40 }, (_, n) => dave.api.post('/posts', { json: { title, description: `copy ${n}`, publish: true } })));
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, n) => dave.api.post('/posts', { json: { title, description: `copy ${n}`, publish: true } })),
+    );
     expect(responses.map((response) => response.status)).toEqual(Array(40).fill(201));
     expect(new Set(slugsOf(responses)).size).toBe(40);
   });
@@ -133,7 +138,9 @@ describe('creates of one title at once', () => {
   it('answers 200 to 20 parallel renames to one title, each under its own slug, the old slugs gone', async () => {
     const posts = await Promise.all(
       Array.from({ length: 20 }, async (_, n) => {
-        const response = await writers[n % writers.length]!.api.post('/posts', { form: { title: unique('Before '), description: `renamed ${n}`, publish: 'true' } });
+        const response = await writers[n % writers.length]!.api.post('/posts', {
+          form: { title: unique('Before '), description: `renamed ${n}`, publish: 'true' },
+        });
         expect(response.status, response.text).toBe(201);
         return { writer: writers[n % writers.length]!, slug: String(response.body.slug) };
       }),
@@ -163,7 +170,10 @@ describe('creates of one title at once', () => {
 
 describe('a slug with a slash', () => {
   it('is no post: 404 {"detail": "Not found."} on every post route, for the author and anyone else, and nothing changes', async () => {
-    const post = (await alice.api.post('/posts', { form: { title: unique('Slashed '), description: 'd', publish: 'true' } })).body as { slug: string; title: string };
+    const post = (await alice.api.post('/posts', { form: { title: unique('Slashed '), description: 'd', publish: 'true' } })).body as {
+      slug: string;
+      title: string;
+    };
     const notFound = [404, { detail: 'Not found.' }];
     for (const client of [alice.api, bob.api]) {
       for (const slug of [`${post.slug}%2F`, `${post.slug}%2f`, `a%2F${post.slug}`, `${post.slug}%2Fvote`, `${post.slug}%2Ffavorite`]) {

@@ -18,7 +18,9 @@ const started: ChildProcess[] = [];
 
 afterAll(async () => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  await Promise.all(started.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((done) => child.once('exit', done)) : undefined)));
+  await Promise.all(
+    started.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((done) => child.once('exit', done)) : undefined)),
+  );
 });
 
 /** The environment of a newcomer's shell: no DynamoDB endpoint, and no switch for the SDK's Node.js warning. */
@@ -36,7 +38,11 @@ interface Run {
 }
 
 function npmStart(settings: Record<string, string>): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env: shellEnvironment(settings), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: ROOT,
+    env: shellEnvironment(settings),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   let stdout = '';
   let stderr = '';

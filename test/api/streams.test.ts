@@ -24,7 +24,12 @@ const CONSUMER = functionName(TABLE_STREAM_CONSUMER.handler);
 /** The visit items of a post, read straight from DynamoDB Local. */
 async function visitsOf(postId: string): Promise<string[]> {
   const answer = await db().send(
-    new QueryCommand({ TableName: process.env.TABLE_NAME, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: process.env.TABLE_NAME,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) },
+      ConsistentRead: true,
+    }),
   );
   return (answer.Items ?? []).map((item) => String(item.SK));
 }
@@ -78,7 +83,12 @@ describe('after a post is deleted, the stream consumer removes its visits', () =
     // Another list's entry removed, and the `mine` entry changed: the post still exists.
     await remove(keys.postEntry(kept, postLists.posts));
     await db().send(
-      new UpdateCommand({ TableName: api.table, Key: keys.postEntry(modified, postLists.mine), UpdateExpression: 'SET slug = :s', ExpressionAttributeValues: { ':s': 'renamed' } }),
+      new UpdateCommand({
+        TableName: api.table,
+        Key: keys.postEntry(modified, postLists.mine),
+        UpdateExpression: 'SET slug = :s',
+        ExpressionAttributeValues: { ':s': 'renamed' },
+      }),
     );
     await remove(keys.postEntry(deleted, postLists.mine));
     await visitsGone(deleted);
@@ -89,7 +99,10 @@ describe('after a post is deleted, the stream consumer removes its visits', () =
 
   it('removes more visits than one page of BatchWriteItem holds', async () => {
     const postId = randomUUID();
-    await entryWithVisits(postId, Array.from({ length: 60 }, (_, i) => i + 1));
+    await entryWithVisits(
+      postId,
+      Array.from({ length: 60 }, (_, i) => i + 1),
+    );
     expect(await visitsOf(postId)).toHaveLength(60);
     await remove(keys.postEntry(postId, postLists.mine));
     await visitsGone(postId);
@@ -130,7 +143,9 @@ describe('the events the consumer gets, replayed', () => {
     await visitsGone(postId);
     await poller.caughtUp();
 
-    const event = delivered.find((batch) => batch.Records.some((record) => record.eventName === 'REMOVE' && record.dynamodb?.Keys?.PK?.S === `ENTRY#${postId}`))!;
+    const event = delivered.find((batch) =>
+      batch.Records.some((record) => record.eventName === 'REMOVE' && record.dynamodb?.Keys?.PK?.S === `ENTRY#${postId}`),
+    )!;
     const record = event.Records.find((r) => r.eventName === 'REMOVE' && r.dynamodb?.Keys?.PK?.S === `ENTRY#${postId}`)!;
     expect(Object.keys(record)).toEqual(['eventID', 'eventName', 'eventVersion', 'eventSource', 'awsRegion', 'dynamodb', 'eventSourceARN']);
     expect(record).toMatchObject({

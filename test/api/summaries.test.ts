@@ -13,12 +13,39 @@ const api = useApi({ users: ['alice', 'bob'] });
 const { alice, bob } = api.users;
 
 const SUMMARY_FIELDS = [
-  'author', 'title', 'slug', 'created', 'modified', 'publish', 'is_featured', 'tags', 'keywords', 'meta_description',
-  'excerpt', 'reading_time_minutes', 'rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites',
+  'author',
+  'title',
+  'slug',
+  'created',
+  'modified',
+  'publish',
+  'is_featured',
+  'tags',
+  'keywords',
+  'meta_description',
+  'excerpt',
+  'reading_time_minutes',
+  'rating_likes',
+  'rating_dislikes',
+  'total_visitors',
+  'total_favorites',
 ];
 const POST_FIELDS = [
-  'author', 'title', 'slug', 'description', 'created', 'modified', 'publish', 'is_featured', 'tags', 'keywords', 'meta_description',
-  'rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites',
+  'author',
+  'title',
+  'slug',
+  'description',
+  'created',
+  'modified',
+  'publish',
+  'is_featured',
+  'tags',
+  'keywords',
+  'meta_description',
+  'rating_likes',
+  'rating_dislikes',
+  'total_visitors',
+  'total_favorites',
 ];
 
 const LONG = `# Heading\n\n${'Some **bold** words and a [link](https://example.com) here. '.repeat(40)}`;
@@ -30,7 +57,13 @@ let draft: { slug: string };
 beforeAll(async () => {
   tag = unique('Summ');
   post = await createPost(alice.api, { title: unique('Summary post '), description: LONG, tags: tag, publish: 'true' });
-  await createPost(alice.api, { title: unique('Summary neighbour '), description: 'A *neighbour*.', tags: tag, publish: 'true', meta_description: 'The neighbour, in short.' });
+  await createPost(alice.api, {
+    title: unique('Summary neighbour '),
+    description: 'A *neighbour*.',
+    tags: tag,
+    publish: 'true',
+    meta_description: 'The neighbour, in short.',
+  });
   draft = await createPost(alice.api, { title: unique('Summary draft '), description: 'draft text', tags: tag });
   tagSlug = (await alice.api.get('/tags', { query: { q: tag } })).body[0].slug;
   expect((await bob.api.post(`/posts/detail/${post.slug}/favorite`)).status).toBe(200);
@@ -43,13 +76,14 @@ const expectedExcerpt = () => {
 };
 
 describe('view=summary on every list of posts', () => {
-  const lists = () => [
-    ['GET /posts', alice.api, '/posts'],
-    ['GET /posts/tagged/{slug}', alice.api, `/posts/tagged/${tagSlug}`],
-    ['GET /posts/author/{username}', alice.api, `/posts/author/${alice.username}`],
-    ['GET /posts/me', alice.api, '/posts/me'],
-    ['GET /users/detail/{username}/favorites', bob.api, `/users/detail/${bob.username}/favorites`],
-  ] as const;
+  const lists = () =>
+    [
+      ['GET /posts', alice.api, '/posts'],
+      ['GET /posts/tagged/{slug}', alice.api, `/posts/tagged/${tagSlug}`],
+      ['GET /posts/author/{username}', alice.api, `/posts/author/${alice.username}`],
+      ['GET /posts/me', alice.api, '/posts/me'],
+      ['GET /users/detail/{username}/favorites', bob.api, `/users/detail/${bob.username}/favorites`],
+    ] as const;
 
   it('answers each post without description, with excerpt and reading_time_minutes after meta_description', async () => {
     for (const [name, client, path] of lists()) {
@@ -101,11 +135,15 @@ describe('view=summary on every list of posts', () => {
     expect(Object.keys(page2.body[0])).toEqual(SUMMARY_FIELDS);
   });
 
-  it('lists the excerpt of the meta description when it has one; a draft in its author\'s own list', async () => {
+  it("lists the excerpt of the meta description when it has one; a draft in its author's own list", async () => {
     const tagged = await alice.api.get(`/posts/tagged/${tagSlug}`, { query: { view: 'summary' } });
     expect(tagged.body.find((item: { excerpt: string }) => item.excerpt === 'The neighbour, in short.')).toBeDefined();
     const drafts = await alice.api.get('/posts/me', { query: { view: 'summary', publish: 'false' } });
-    expect(drafts.body.find((item: { slug: string }) => item.slug === draft.slug)).toMatchObject({ excerpt: 'draft text', reading_time_minutes: 1, publish: false });
+    expect(drafts.body.find((item: { slug: string }) => item.slug === draft.slug)).toMatchObject({
+      excerpt: 'draft text',
+      reading_time_minutes: 1,
+      publish: false,
+    });
   });
 
   it('related posts and a search answer summaries too', async () => {
@@ -124,7 +162,8 @@ describe('view=summary on every list of posts', () => {
 describe('a summary follows its post', () => {
   it('after an edit of the description, a meta description, a new title (a new slug) and a deletion', async () => {
     const own = await createPost(alice.api, { title: unique('Summary edited '), description: 'first *words*', publish: 'true' });
-    const summaryOf = async (slug: string) => (await alice.api.get('/posts/me', { query: { view: 'summary', page_size: '100' } })).body.find((item: { slug: string }) => item.slug === slug);
+    const summaryOf = async (slug: string) =>
+      (await alice.api.get('/posts/me', { query: { view: 'summary', page_size: '100' } })).body.find((item: { slug: string }) => item.slug === slug);
     expect((await summaryOf(own.slug)).excerpt).toBe('first words');
 
     expect((await alice.api.put(`/posts/detail/${own.slug}`, { json: { description: 'second `words`' } })).status).toBe(200);

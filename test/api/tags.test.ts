@@ -181,7 +181,7 @@ describe('POST /tags', () => {
     expect(retry.body.slug).toBe(newTitle.toLowerCase());
   });
 
-  it('suffixes a derived slug that another title holds, as a post\'s (docs/api.md, Slugs)', async () => {
+  it("suffixes a derived slug that another title holds, as a post's (docs/api.md, Slugs)", async () => {
     const suffix = unique('').toLowerCase();
     expect((await createTag(alice.api, { title: `C ${suffix}` })).status).toBe(201);
     const plus = await createTag(alice.api, { title: `C++ ${suffix}` });
@@ -283,7 +283,11 @@ describe('GET /tags', () => {
     const pages = await allPages(alice.api, first);
     expect(pages.map((page) => page.map((t: any) => t.title))).toEqual([newest.slice(0, 2), newest.slice(2, 4), newest.slice(4)]);
 
-    for (const [page, expected] of [['1', newest.slice(0, 2)], ['2', newest.slice(2, 4)], ['3', newest.slice(4)]] as const) {
+    for (const [page, expected] of [
+      ['1', newest.slice(0, 2)],
+      ['2', newest.slice(2, 4)],
+      ['3', newest.slice(4)],
+    ] as const) {
       const byNumber = await alice.api.get('/tags', { query: { q: marker, page_size: '2', page } });
       expect(byNumber.status).toBe(200);
       expect(byNumber.body.map((t: any) => t.title)).toEqual(expected);
@@ -322,7 +326,9 @@ describe('total_posts', () => {
     };
 
     // A published post whose tag is spelled in another case joins the existing tag.
-    const first = await alice.api.post('/posts', { form: { title: unique('First'), description: 'd', tags: ` ${title.toUpperCase()} , ${side}`, publish: 'true' } });
+    const first = await alice.api.post('/posts', {
+      form: { title: unique('First'), description: 'd', tags: ` ${title.toUpperCase()} , ${side}`, publish: 'true' },
+    });
     expect(first.status).toBe(201);
     expect(first.body.tags).toEqual([title, side]);
     expect(await count()).toBe(1);

@@ -159,7 +159,10 @@ describe('X-Total-Count', () => {
         return { author: writers[i % writers.length]!, slug: (response.body as { slug: string }).slug, publish: i % 2 === 0 };
       }),
     );
-    expect(statuses.every((status) => status === 201), statuses.join(',')).toBe(true);
+    expect(
+      statuses.every((status) => status === 201),
+      statuses.join(','),
+    ).toBe(true);
     const toggles = await Promise.all(
       created.map(({ author, slug, publish }) => author.api.put(`/posts/detail/${slug}`, { form: { publish: publish ? 'false' : 'true' } })),
     );

@@ -95,14 +95,7 @@ describe('GET /users', () => {
   });
 
   it('answers pages past the end or not positive integers with 404 "Invalid page."', async () => {
-    const queries: Record<string, string>[] = [
-      { page: '4', page_size: '2' },
-      { page: '2' },
-      { page: '0' },
-      { page: 'abc' },
-      { page: '-1' },
-      { page: '1.5' },
-    ];
+    const queries: Record<string, string>[] = [{ page: '4', page_size: '2' }, { page: '2' }, { page: '0' }, { page: 'abc' }, { page: '-1' }, { page: '1.5' }];
     for (const query of queries) {
       const response = await viewer.api.get('/users', { query });
       expect(response.status, JSON.stringify(query)).toBe(404);
@@ -118,7 +111,7 @@ describe('GET /users', () => {
 });
 
 describe('GET /users/detail/{username}', () => {
-  it('returns the profile with the contract\'s fields in order', async () => {
+  it("returns the profile with the contract's fields in order", async () => {
     const viewer = await newUser('detailviewer');
     const subject = await newUser('subject');
     const response = await viewer.api.get(`/users/detail/${subject.username}`);
@@ -143,7 +136,7 @@ describe('GET /users/detail/{username}', () => {
     expect(response.body).toEqual({ detail: 'Not found.' });
   });
 
-  it('answers a deactivated user\'s profile with 200, unchanged; the list leaves them out and their login is refused', async () => {
+  it("answers a deactivated user's profile with 200, unchanged; the list leaves them out and their login is refused", async () => {
     const viewer = await newUser('deacviewer');
     const subject = await newUser('deactivated');
     await subject.api.put(`/users/detail/${subject.username}`, { form: { display_name: 'Gone Soon', location: 'Lisbon' } });
@@ -273,7 +266,7 @@ describe('PUT /users/detail/{username}', () => {
     expect((await user.api.get('/users/detail/someone-else')).status).toBe(404);
   });
 
-  it('refuses another user\'s profile with 403 and changes nothing', async () => {
+  it("refuses another user's profile with 403 and changes nothing", async () => {
     const owner = await newUser('owner');
     const intruder = await newUser('intruder');
     const path = `/users/detail/${owner.username}`;
@@ -294,7 +287,7 @@ describe('PUT /users/detail/{username}', () => {
     expect((await intruder.api.get(`/users/detail/${intruder.username}`)).body).toMatchObject(EMPTY_PROFILE_FIELDS);
   });
 
-  it('refuses a deactivated user\'s profile to others with 403, as any profile not theirs, and changes nothing', async () => {
+  it("refuses a deactivated user's profile to others with 403, as any profile not theirs, and changes nothing", async () => {
     const intruder = await newUser('deacintruder');
     const owner = await newUser('deacowner');
     const path = `/users/detail/${owner.username}`;
@@ -319,7 +312,12 @@ describe('PUT /users/detail/{username}', () => {
     const viewer = await newUser('deacraceviewer');
     const path = `/users/detail/${owner.username}`;
     await db().send(
-      new UpdateCommand({ TableName: api.table, Key: keys.userProfile(owner.username), UpdateExpression: 'SET is_active = :false', ExpressionAttributeValues: { ':false': false } }),
+      new UpdateCommand({
+        TableName: api.table,
+        Key: keys.userProfile(owner.username),
+        UpdateExpression: 'SET is_active = :false',
+        ExpressionAttributeValues: { ':false': false },
+      }),
     );
     const before = await viewer.api.get(path);
     const response = await owner.api.put(path, { json: { location: 'Nowhere' } });

@@ -68,7 +68,7 @@ describe('with the settings of cdk.json (no alarm email)', () => {
     s = synthesize();
   }, 120_000);
 
-  it('has one alarm topic, without a subscription, that CloudWatch may publish the stack\'s alarms to, over TLS only', () => {
+  it("has one alarm topic, without a subscription, that CloudWatch may publish the stack's alarms to, over TLS only", () => {
     s.template.resourceCountIs('AWS::SNS::Topic', 1);
     s.template.resourceCountIs('AWS::SNS::Subscription', 0);
     s.template.hasResourceProperties('AWS::SNS::Topic', { DisplayName: `${s.built.stack.stackName} alarms` });
@@ -119,10 +119,20 @@ describe('with the settings of cdk.json (no alarm email)', () => {
     expect(props).toMatchObject({ Threshold: DEFAULT_SETTINGS.errorRateAlarmPercent, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
     const expression = props.Metrics.find((m: Json) => m.Expression);
     expect(expression).toMatchObject({ Expression: '100 * FILL(errors, 0) / requests', ReturnData: true });
-    for (const [id, metricName] of [['errors', '5xx'], ['requests', 'Count']]) {
+    for (const [id, metricName] of [
+      ['errors', '5xx'],
+      ['requests', 'Count'],
+    ]) {
       const metric = props.Metrics.find((m: Json) => m.Id === id);
       expect(metric.MetricStat).toEqual({
-        Metric: { Namespace: 'AWS/ApiGateway', MetricName: metricName, Dimensions: [{ Name: 'ApiId', Value: apiRef(s) }, { Name: 'Stage', Value: '$default' }] },
+        Metric: {
+          Namespace: 'AWS/ApiGateway',
+          MetricName: metricName,
+          Dimensions: [
+            { Name: 'ApiId', Value: apiRef(s) },
+            { Name: 'Stage', Value: '$default' },
+          ],
+        },
         Period: PERIOD,
         Stat: 'Sum',
       });
@@ -203,13 +213,17 @@ describe('with the settings of cdk.json (no alarm email)', () => {
     expect(stat(props)).toEqual([{ Metric: { Namespace: 'AWS/Lambda', MetricName: 'Throttles' }, Period: PERIOD, Stat: 'Sum' }]);
   });
 
-  it("alarms when the stream consumer falls behind (its iterator age, at streamIteratorAgeAlarmSeconds) and when a batch lands in its on-failure queue", () => {
+  it('alarms when the stream consumer falls behind (its iterator age, at streamIteratorAgeAlarmSeconds) and when a batch lands in its on-failure queue', () => {
     s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Threshold: DEFAULT_SETTINGS.streamIteratorAgeAlarmSeconds * 1000,
       Metrics: [
         Match.objectLike({
           MetricStat: {
-            Metric: { Namespace: 'AWS/Lambda', MetricName: 'IteratorAge', Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId(s, TABLE_STREAM_CONSUMER.handler) } }] },
+            Metric: {
+              Namespace: 'AWS/Lambda',
+              MetricName: 'IteratorAge',
+              Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId(s, TABLE_STREAM_CONSUMER.handler) } }],
+            },
             Period: PERIOD,
             Stat: 'Maximum',
           },
@@ -223,7 +237,11 @@ describe('with the settings of cdk.json (no alarm email)', () => {
       Metrics: [
         Match.objectLike({
           MetricStat: {
-            Metric: { Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible', Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queue, 'QueueName'] } }] },
+            Metric: {
+              Namespace: 'AWS/SQS',
+              MetricName: 'ApproximateNumberOfMessagesVisible',
+              Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queue, 'QueueName'] } }],
+            },
             Period: PERIOD,
             Stat: 'Maximum',
           },
@@ -259,11 +277,18 @@ describe('with the settings of cdk.json (no alarm email)', () => {
     expect(stat(props).map((m) => dimensions(m).Operation)).toEqual([...TABLE_OPERATIONS]);
   });
 
-  it("adds up the system errors of every DynamoDB command the deployed code sends (lib/, functions/)", () => {
+  it('adds up the system errors of every DynamoDB command the deployed code sends (lib/, functions/)', () => {
     const operation = (command: string) =>
-      ({ Get: 'GetItem', BatchGet: 'BatchGetItem', Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', BatchWrite: 'BatchWriteItem', TransactWrite: 'TransactWriteItems', TransactGet: 'TransactGetItems' })[
-        command
-      ] ?? command;
+      ({
+        Get: 'GetItem',
+        BatchGet: 'BatchGetItem',
+        Put: 'PutItem',
+        Update: 'UpdateItem',
+        Delete: 'DeleteItem',
+        BatchWrite: 'BatchWriteItem',
+        TransactWrite: 'TransactWriteItems',
+        TransactGet: 'TransactGetItems',
+      })[command] ?? command;
     const sent = new Set<string>();
     for (const folder of ['lib', 'functions']) {
       const root = new URL(`../../${folder}/`, import.meta.url);
@@ -294,7 +319,24 @@ describe('with the settings of cdk.json (no alarm email)', () => {
     expect(body).toContain(JSON.stringify({ Ref: logicalId(s, s.built.stack.table.node.defaultChild) }));
     expect(body).toContain(JSON.stringify({ 'Fn::GetAtt': [logicalId(s, s.built.stack.streamFailures.node.defaultChild), 'QueueName'] }));
     for (const key of alarmedRouteKeys()) expect(body, key).toContain(JSON.stringify(key.split(' ')[1]));
-    for (const metricName of ['Count', '4xx', '5xx', 'Latency', 'Errors', 'Throttles', 'Duration', 'ConcurrentExecutions', 'ConsumedReadCapacityUnits', 'ConsumedWriteCapacityUnits', 'ReadThrottleEvents', 'WriteThrottleEvents', 'SystemErrors', 'IteratorAge', CUSTOM_METRICS.streamLag, 'ApproximateNumberOfMessagesVisible']) {
+    for (const metricName of [
+      'Count',
+      '4xx',
+      '5xx',
+      'Latency',
+      'Errors',
+      'Throttles',
+      'Duration',
+      'ConcurrentExecutions',
+      'ConsumedReadCapacityUnits',
+      'ConsumedWriteCapacityUnits',
+      'ReadThrottleEvents',
+      'WriteThrottleEvents',
+      'SystemErrors',
+      'IteratorAge',
+      CUSTOM_METRICS.streamLag,
+      'ApproximateNumberOfMessagesVisible',
+    ]) {
       expect(body, metricName).toContain(`"${metricName}"`);
     }
     const url = JSON.stringify(s.template.findOutputs('DashboardUrl').DashboardUrl!.Value);
@@ -302,13 +344,15 @@ describe('with the settings of cdk.json (no alarm email)', () => {
     expect(url).toContain(JSON.stringify({ Ref: dashboardId }));
   });
 
-  it("passes cdk-nag: the topic enforces TLS (SNS3), and its encryption at rest (SNS2) is acknowledged on it with its reason", () => {
+  it('passes cdk-nag: the topic enforces TLS (SNS3), and its encryption at rest (SNS2) is acknowledged on it with its reason', () => {
     const report = new AwsSolutionsChecks(s.built.app).validateScope(s.built.app);
     expect(report.violations).toEqual([]);
     const acknowledged = s.built.stack.monitoring.topic.node.metadata
       .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
       .flatMap((entry) => Object.entries(entry.data as Record<string, string>));
-    expect(acknowledged.map(([id, reason]) => [id.replace(/^annotation::/i, ''), reason])).toEqual([['AwsSolutions-SNS2', ACKNOWLEDGMENT_REASONS.alarmTopicEncryption]]);
+    expect(acknowledged.map(([id, reason]) => [id.replace(/^annotation::/i, ''), reason])).toEqual([
+      ['AwsSolutions-SNS2', ACKNOWLEDGMENT_REASONS.alarmTopicEncryption],
+    ]);
   });
 });
 
@@ -369,7 +413,18 @@ describe('with routeMetrics=false', () => {
     const [, props] = latency[0]!;
     expect(props.Threshold).toBe(DEFAULT_SETTINGS.latencyP99AlarmMs);
     expect(stat(props)).toEqual([
-      { Metric: { Namespace: 'AWS/ApiGateway', MetricName: 'Latency', Dimensions: [{ Name: 'ApiId', Value: apiRef(s) }, { Name: 'Stage', Value: '$default' }] }, Period: PERIOD, Stat: 'p99' },
+      {
+        Metric: {
+          Namespace: 'AWS/ApiGateway',
+          MetricName: 'Latency',
+          Dimensions: [
+            { Name: 'ApiId', Value: apiRef(s) },
+            { Name: 'Stage', Value: '$default' },
+          ],
+        },
+        Period: PERIOD,
+        Stat: 'p99',
+      },
     ]);
     expect(dashboardBody(s)).not.toContain('"Resource"');
   });
@@ -379,8 +434,20 @@ describe('with tracing=true', () => {
   it('still synthesizes the same alarms and dashboard, and passes cdk-nag', () => {
     const traced = synthesize({ tracing: 'true' });
     const untraced = synthesize();
-    expect(ofType(traced, 'AWS::Lambda::Function').filter(([id]) => !isDeployTimeFunction(id)).every(([, fn]) => fn.Properties.TracingConfig?.Mode === 'Active')).toBe(true);
-    expect(alarms(traced).map(([, props]) => props.AlarmName).sort()).toEqual(alarms(untraced).map(([, props]) => props.AlarmName).sort());
+    expect(
+      ofType(traced, 'AWS::Lambda::Function')
+        .filter(([id]) => !isDeployTimeFunction(id))
+        .every(([, fn]) => fn.Properties.TracingConfig?.Mode === 'Active'),
+    ).toBe(true);
+    expect(
+      alarms(traced)
+        .map(([, props]) => props.AlarmName)
+        .sort(),
+    ).toEqual(
+      alarms(untraced)
+        .map(([, props]) => props.AlarmName)
+        .sort(),
+    );
     traced.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     expect(new AwsSolutionsChecks(traced.built.app).validateScope(traced.built.app).violations).toEqual([]);
   }, 120_000);

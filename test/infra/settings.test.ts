@@ -208,7 +208,7 @@ describe('route throttling', () => {
     const throttles = {
       'POST /api/v1/login': { rateLimit: 5, burstLimit: 5 },
       'HEAD /api/v1/posts': { rateLimit: 20, burstLimit: 40 },
-      '$default': { rateLimit: 1, burstLimit: 2 },
+      $default: { rateLimit: 1, burstLimit: 2 },
     };
     expect(settingsFrom({ routeThrottling: throttles }).routeThrottling).toEqual(throttles);
     expect(settingsFrom({ routeThrottling: JSON.stringify(throttles) }).routeThrottling).toEqual(throttles);
@@ -284,9 +284,14 @@ describe('overall rate limit', () => {
     const settings = settingsFrom({
       throttlingRateLimit: 7,
       throttlingBurstLimit: 9,
-      routeThrottling: { 'POST /api/v1/login': { rateLimit: 1, burstLimit: 2 }, '$default': { rateLimit: 3, burstLimit: 4 } },
+      routeThrottling: { 'POST /api/v1/login': { rateLimit: 1, burstLimit: 2 }, $default: { rateLimit: 3, burstLimit: 4 } },
     });
-    expect(throttleTotals(settings)).toEqual({ routes: ROUTE_COUNT, overridden: 2, rateLimit: (ROUTE_COUNT - 2) * 7 + 4, burstLimit: (ROUTE_COUNT - 2) * 9 + 6 });
+    expect(throttleTotals(settings)).toEqual({
+      routes: ROUTE_COUNT,
+      overridden: 2,
+      rateLimit: (ROUTE_COUNT - 2) * 7 + 4,
+      burstLimit: (ROUTE_COUNT - 2) * 9 + 6,
+    });
     // Only the given routes count (the stack passes the routes it has).
     expect(throttleTotals(settings, ['POST /api/v1/login', 'GET /api/v1/posts'])).toEqual({ routes: 2, overridden: 1, rateLimit: 8, burstLimit: 11 });
   });
@@ -310,7 +315,11 @@ describe('overall rate limit', () => {
     expect(settingsFrom({ throttlingOverallRateLimit: sum - 1, throttlingRateLimit: fits }).throttlingRateLimit).toBe(fits);
     // Overrides that alone take more than the limit.
     expect(() =>
-      settingsFrom({ throttlingOverallRateLimit: '100', throttlingRateLimit: '1', routeThrottling: '{"GET /api/v1/posts": {"rateLimit": 200, "burstLimit": 200}}' }),
+      settingsFrom({
+        throttlingOverallRateLimit: '100',
+        throttlingRateLimit: '1',
+        routeThrottling: '{"GET /api/v1/posts": {"rateLimit": 200, "burstLimit": 200}}',
+      }),
     ).toThrow('lower the routes in "routeThrottling" (they alone take 200)');
   });
 
@@ -325,7 +334,7 @@ describe('throttling in the template', () => {
     const routeThrottling = {
       'POST /api/v1/login': { rateLimit: 2, burstLimit: 3 },
       'GET /api/v1/posts': { rateLimit: 40, burstLimit: 80 },
-      '$default': { rateLimit: 5, burstLimit: 5 },
+      $default: { rateLimit: 5, burstLimit: 5 },
     };
     const app = new App({
       outdir,
@@ -353,7 +362,7 @@ describe('throttling in the template', () => {
     expect(stage.Properties.RouteSettings).toEqual({
       'POST /api/v1/login': { ThrottlingRateLimit: 2, ThrottlingBurstLimit: 3, DetailedMetricsEnabled: true },
       'GET /api/v1/posts': { ThrottlingRateLimit: 40, ThrottlingBurstLimit: 80, DetailedMetricsEnabled: true },
-      '$default': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 5, DetailedMetricsEnabled: true },
+      $default: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 5, DetailedMetricsEnabled: true },
     });
     // API Gateway refuses route settings for a route that does not exist yet: the stage waits.
     const routeIds = new Map(
@@ -371,7 +380,9 @@ describe('throttling in the template', () => {
   it('refuses route throttling for a route the API does not have', () => {
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
     const settings: DeploySettings = { ...DEFAULT_SETTINGS, routeThrottling: { 'PATCH /api/v1/nowhere': { rateLimit: 1, burstLimit: 1 } } };
-    expect(() => new CommunityPostsStack(app, 'Stack', { settings, siteAssets })).toThrow(new SettingsError('Context "routeThrottling": the API has no route "PATCH /api/v1/nowhere".'));
+    expect(() => new CommunityPostsStack(app, 'Stack', { settings, siteAssets })).toThrow(
+      new SettingsError('Context "routeThrottling": the API has no route "PATCH /api/v1/nowhere".'),
+    );
   });
 });
 
@@ -394,7 +405,10 @@ describe('siteUrl (the feed links posts to the frontend)', () => {
     const environments = (settings: DeploySettings) => {
       const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
       const stack = new CommunityPostsStack(app, 'Stack', { settings, siteAssets });
-      const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, { Properties: { Environment?: { Variables?: Record<string, unknown> } } }>;
+      const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<
+        string,
+        { Properties: { Environment?: { Variables?: Record<string, unknown> } } }
+      >;
       // The API's functions: those given the CORS settings (not the stream consumer nor CDK's own helpers).
       const api = Object.values(functions).filter((fn) => fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined);
       expect(api.length).toBeGreaterThan(ROUTES.length / 2);
@@ -403,17 +417,24 @@ describe('siteUrl (the feed links posts to the frontend)', () => {
     expect(new Set(environments({ ...DEFAULT_SETTINGS, siteUrl: 'https://site.example' }))).toEqual(new Set(['https://site.example']));
     const distribution = environments(DEFAULT_SETTINGS).map((value) => JSON.stringify(value));
     expect(new Set(distribution).size).toBe(1);
-    expect(JSON.parse(distribution[0]!)).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution[0-9A-F]{8}$/), 'DomainName'] }]] });
+    expect(JSON.parse(distribution[0]!)).toEqual({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution[0-9A-F]{8}$/), 'DomainName'] }]],
+    });
   });
 });
 
-describe('sign-up and the abuse limits (the functions\' environment)', () => {
+describe("sign-up and the abuse limits (the functions' environment)", () => {
   /** The environment of each API function (those given the CORS settings) in the template of `settings`. */
   const environments = (settings: DeploySettings) => {
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
     const stack = new CommunityPostsStack(app, 'Stack', { settings, siteAssets });
-    const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, { Properties: { Environment?: { Variables?: Record<string, string> } } }>;
-    const api = Object.values(functions).flatMap((fn) => (fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined ? [fn.Properties.Environment.Variables] : []));
+    const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<
+      string,
+      { Properties: { Environment?: { Variables?: Record<string, string> } } }
+    >;
+    const api = Object.values(functions).flatMap((fn) =>
+      fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined ? [fn.Properties.Environment.Variables] : [],
+    );
     expect(api.length).toBeGreaterThan(ROUTES.length / 2);
     return api;
   };
@@ -435,7 +456,13 @@ describe('sign-up and the abuse limits (the functions\' environment)', () => {
   it('-c signup=closed and the limits given: every API function gets them', () => {
     const settings = settingsFrom({ signup: 'closed', loginFailuresPerPair: '3', loginFailureWindowSeconds: '60', signupsPerAddress: '2' });
     for (const variables of environments(settings)) {
-      expect(variables).toMatchObject({ SIGNUP: 'closed', LOGIN_FAILURES_PER_PAIR: '3', LOGIN_FAILURE_WINDOW_SECONDS: '60', SIGNUPS_PER_ADDRESS: '2', SIGNUP_WINDOW_SECONDS: '3600' });
+      expect(variables).toMatchObject({
+        SIGNUP: 'closed',
+        LOGIN_FAILURES_PER_PAIR: '3',
+        LOGIN_FAILURE_WINDOW_SECONDS: '60',
+        SIGNUPS_PER_ADDRESS: '2',
+        SIGNUP_WINDOW_SECONDS: '3600',
+      });
     }
   });
 
@@ -446,7 +473,11 @@ describe('sign-up and the abuse limits (the functions\' environment)', () => {
     try {
       Object.assign(process.env, variables);
       expect(signupClosedByDeployment()).toBe(true);
-      expect(loginFailureLimits()).toEqual({ pair: { max: 10, windowSeconds: 900 }, address: { max: 100, windowSeconds: 900 }, username: { max: 7, windowSeconds: 900 } });
+      expect(loginFailureLimits()).toEqual({
+        pair: { max: 10, windowSeconds: 900 },
+        address: { max: 100, windowSeconds: 900 },
+        username: { max: 7, windowSeconds: 900 },
+      });
       expect(signupAttemptLimit()).toEqual({ max: 10, windowSeconds: 120 });
     } finally {
       for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
@@ -455,12 +486,17 @@ describe('sign-up and the abuse limits (the functions\' environment)', () => {
   });
 });
 
-describe('public reads and their shared-cache time (the functions\' environment)', () => {
+describe("public reads and their shared-cache time (the functions' environment)", () => {
   const environments = (settings: DeploySettings) => {
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
     const stack = new CommunityPostsStack(app, 'Stack', { settings, siteAssets });
-    const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, { Properties: { Environment?: { Variables?: Record<string, string> } } }>;
-    const api = Object.values(functions).flatMap((fn) => (fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined ? [fn.Properties.Environment.Variables] : []));
+    const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<
+      string,
+      { Properties: { Environment?: { Variables?: Record<string, string> } } }
+    >;
+    const api = Object.values(functions).flatMap((fn) =>
+      fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined ? [fn.Properties.Environment.Variables] : [],
+    );
     expect(api.length).toBe(new Set(ROUTES.map((route) => route.handler)).size + 1);
     return api;
   };

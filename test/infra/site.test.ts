@@ -114,7 +114,11 @@ describe('the bucket', () => {
     expect(JSON.stringify(reads[0]!.Condition)).toContain(distributionId);
 
     const [oacId, oac] = only('AWS::CloudFront::OriginAccessControl');
-    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+    expect(oac.Properties.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: 's3',
+      SigningBehavior: 'always',
+      SigningProtocol: 'sigv4',
+    });
     const origin = originOf(config().DefaultCacheBehavior);
     expect(origin.DomainName).toEqual({ 'Fn::GetAtt': [only('AWS::S3::Bucket')[0], 'RegionalDomainName'] });
     expect(origin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
@@ -126,7 +130,12 @@ describe('the bucket', () => {
     expect(deployments).toHaveLength(2);
     const hashed = deployments.find(([, d]) => d.Properties.Include)!;
     const pages = deployments.find(([, d]) => !d.Properties.Include)!;
-    expect(hashed[1].Properties).toMatchObject({ Include: ['assets/*'], Exclude: ['*'], Prune: false, SystemMetadata: { 'cache-control': HASHED_CACHE_CONTROL } });
+    expect(hashed[1].Properties).toMatchObject({
+      Include: ['assets/*'],
+      Exclude: ['*'],
+      Prune: false,
+      SystemMetadata: { 'cache-control': HASHED_CACHE_CONTROL },
+    });
     expect(pages[1].Properties).toMatchObject({ Exclude: ['assets/*'], Prune: true, SystemMetadata: { 'cache-control': PAGE_CACHE_CONTROL } });
     expect(HASHED_CACHE_CONTROL).toBe('public, max-age=31536000, immutable');
     expect(PAGE_CACHE_CONTROL).toBe('no-cache');
@@ -235,11 +244,15 @@ describe('the distribution', () => {
     expect(policy.CustomHeadersConfig).toBeUndefined();
     expect(Object.keys(policy.SecurityHeadersConfig).sort()).toEqual(['ContentTypeOptions', 'StrictTransportSecurity']);
     for (const header of Object.values(policy.SecurityHeadersConfig) as Json[]) expect(header.Override).toBe(false);
-    expect(policy.SecurityHeadersConfig.StrictTransportSecurity.AccessControlMaxAgeSec).toBe(Number(/max-age=(\d+)/.exec(SITE_SECURITY_HEADERS['strict-transport-security']!)![1]));
+    expect(policy.SecurityHeadersConfig.StrictTransportSecurity.AccessControlMaxAgeSec).toBe(
+      Number(/max-age=(\d+)/.exec(SITE_SECURITY_HEADERS['strict-transport-security']!)![1]),
+    );
   });
 
   it('outputs SiteUrl, https on the distribution, beside ApiUrl', () => {
-    expect(outputs.SiteUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(built.stack.site.distribution.node.defaultChild), 'DomainName'] }]] });
+    expect(outputs.SiteUrl!.Value).toEqual({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(built.stack.site.distribution.node.defaultChild), 'DomainName'] }]],
+    });
     expect(outputs.ApiUrl).toBeDefined();
   });
 });
@@ -338,7 +351,9 @@ describe("the feed's site (SITE_URL)", () => {
       }
       return found;
     };
-    const edges = new Map(Object.entries(resources).map(([id, resource]) => [id, new Set([...references(resource.Properties), ...[resource.DependsOn ?? []].flat()])]));
+    const edges = new Map(
+      Object.entries(resources).map(([id, resource]) => [id, new Set([...references(resource.Properties), ...[resource.DependsOn ?? []].flat()])]),
+    );
     const state = new Map<string, 'visiting' | 'done'>();
     const visit = (id: string, path: string[]): void => {
       if (state.get(id) === 'done') return;

@@ -73,7 +73,11 @@ const searchTableLogicalId = () => logicalId(built.stack.searchTable.node.defaul
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 /** The role of BucketDeployment's function, whose S3 grants are CDK's (test/infra/site.test.ts checks them). */
 const deployTimeRoles = () =>
-  new Set(ofType('AWS::Lambda::Function').filter(([id]) => isDeployTimeFunction(id)).map(([, fn]) => fn.Properties.Role['Fn::GetAtt'][0] as string));
+  new Set(
+    ofType('AWS::Lambda::Function')
+      .filter(([id]) => isDeployTimeFunction(id))
+      .map(([, fn]) => fn.Properties.Role['Fn::GetAtt'][0] as string),
+  );
 const assetDir = (handler: string) => join(outdir, resources[functionLogicalId(handler)]!.Metadata!['aws:asset:path'] as string);
 
 /** The DynamoDB statements of a handler's role: actions by resource kind ('table' | 'index' | 'search'). */
@@ -193,12 +197,9 @@ describe('routes', () => {
     return integration.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
   };
 
-  it.each(ROUTES.map((route) => [`${route.method} ${API_PREFIX}${route.path}`, route.handler]))(
-    '%s targets the function of %s',
-    (routeKey, handler) => {
-      expect(targetOf(routeKey)).toBe(functionLogicalId(handler));
-    },
-  );
+  it.each(ROUTES.map((route) => [`${route.method} ${API_PREFIX}${route.path}`, route.handler]))('%s targets the function of %s', (routeKey, handler) => {
+    expect(targetOf(routeKey)).toBe(functionLogicalId(handler));
+  });
 
   it.each(ROUTES.filter((route) => route.method === 'GET').map((route) => [route.path, route.handler, !route.changesState]))(
     'HEAD %s goes to the function of %s: %s',
@@ -217,7 +218,9 @@ describe('routes', () => {
     expect(synthesized.cors).toEqual(source.cors);
     expect([...synthesized.functions.keys()].sort()).toEqual([...source.functions.keys()].sort());
     const sorted = (policy: { actions: readonly string[]; resources: readonly string[] }[]) =>
-      policy.map((statement) => ({ actions: [...statement.actions].sort(), resources: [...statement.resources].sort() })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+      policy
+        .map((statement) => ({ actions: [...statement.actions].sort(), resources: [...statement.resources].sort() }))
+        .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     for (const [name, fn] of source.functions) {
       const deployed = synthesized.functions.get(name)!;
       expect(sorted(deployed.policy), name).toEqual(sorted(fn.policy));
@@ -308,8 +311,14 @@ describe('functions', () => {
       });
       const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports);
       const external = imports.filter((i) => i.external).map((i) => i.path);
-      expect(external.filter((path) => !BUILTINS.has(path)), handler).toEqual([]);
-      expect(imports.filter((i) => !i.external), handler).toEqual([]);
+      expect(
+        external.filter((path) => !BUILTINS.has(path)),
+        handler,
+      ).toEqual([]);
+      expect(
+        imports.filter((i) => !i.external),
+        handler,
+      ).toEqual([]);
     }
   });
 
@@ -347,7 +356,10 @@ describe('functions', () => {
     const get = (handler: string, path: string, headers: Record<string, string> = {}, pathParameters?: Record<string, string>) => {
       const route = ROUTES.find((r) => r.handler === handler)!;
       return load(handler).then((fn) =>
-        fn({ ...event('GET', `${API_PREFIX}${path}`, { routeKey: `GET ${API_PREFIX}${route.path}`, headers }), ...(pathParameters ? { pathParameters } : {}) }, {}),
+        fn(
+          { ...event('GET', `${API_PREFIX}${path}`, { routeKey: `GET ${API_PREFIX}${route.path}`, headers }), ...(pathParameters ? { pathParameters } : {}) },
+          {},
+        ),
       );
     };
     const saved = process.env.TABLE_NAME;
@@ -428,7 +440,11 @@ describe('functions', () => {
     const signUp = await load('users/signup');
     const send = (json: unknown) =>
       signUp(
-        event('POST', `${API_PREFIX}/users`, { routeKey: `POST ${API_PREFIX}/users`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) }),
+        event('POST', `${API_PREFIX}/users`, {
+          routeKey: `POST ${API_PREFIX}/users`,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(json),
+        }),
         {},
       );
     // "sunshine" is in the list and passes every other rule: only the list can refuse it.
@@ -445,7 +461,8 @@ describe('functions', () => {
     resetDb();
     await ensureTable(process.env.TABLE_NAME);
     const postId = randomUUID();
-    for (const reader of [1, 2, 3]) await db().send(new PutCommand({ TableName: process.env.TABLE_NAME, Item: { ...keys.visit(postId, reader), post_id: postId } }));
+    for (const reader of [1, 2, 3])
+      await db().send(new PutCommand({ TableName: process.env.TABLE_NAME, Item: { ...keys.visit(postId, reader), post_id: postId } }));
     const entry = { PK: { S: keys.postEntry(postId, postLists.mine).PK }, SK: { S: postLists.mine } };
     const record = (sequence: string, eventName: string, images: Record<string, unknown>) => ({
       eventID: randomUUID(),
@@ -453,12 +470,33 @@ describe('functions', () => {
       eventVersion: '1.1',
       eventSource: 'aws:dynamodb',
       awsRegion: 'us-east-1',
-      dynamodb: { ApproximateCreationDateTime: Math.floor(Date.now() / 1000), Keys: entry, ...images, SequenceNumber: sequence, SizeBytes: 60, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      dynamodb: {
+        ApproximateCreationDateTime: Math.floor(Date.now() / 1000),
+        Keys: entry,
+        ...images,
+        SequenceNumber: sequence,
+        SizeBytes: 60,
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      },
       eventSourceARN: `arn:aws:dynamodb:us-east-1:000000000000:table/${process.env.TABLE_NAME}/stream/label`,
     });
-    const removed = { Records: [record('100', 'INSERT', { NewImage: { ...entry, post_id: { S: postId } } }), record('101', 'REMOVE', { OldImage: { ...entry, post_id: { S: postId } } })] };
-    const consumer = (await import(pathToFileURL(join(assetDir(CONSUMER), 'index.mjs')).href)) as { handler: (event: unknown, context: unknown) => Promise<unknown> };
-    const visits = () => db().send(new QueryCommand({ TableName: process.env.TABLE_NAME, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) } }));
+    const removed = {
+      Records: [
+        record('100', 'INSERT', { NewImage: { ...entry, post_id: { S: postId } } }),
+        record('101', 'REMOVE', { OldImage: { ...entry, post_id: { S: postId } } }),
+      ],
+    };
+    const consumer = (await import(pathToFileURL(join(assetDir(CONSUMER), 'index.mjs')).href)) as {
+      handler: (event: unknown, context: unknown) => Promise<unknown>;
+    };
+    const visits = () =>
+      db().send(
+        new QueryCommand({
+          TableName: process.env.TABLE_NAME,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': keys.visitsOf(postId) },
+        }),
+      );
     expect((await visits()).Items).toHaveLength(3);
     for (let i = 0; i < 2; i++) {
       expect(await consumer.handler(removed, {})).toEqual({ batchItemFailures: [] });
@@ -484,8 +522,22 @@ describe('least privilege', () => {
   it('treats exactly the listed operations as read-only', () => {
     const readOnly = ROUTES.filter((route) => route.access === 'read').map((route) => `${route.method} ${route.path}`);
     expect(readOnly.sort()).toEqual(
-      ['GET /auth', 'GET /users', 'GET /users/detail/{username}', 'GET /tags', 'GET /tags/detail/{slug}', 'GET /posts', 'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me',
-        'GET /posts/detail/{slug}/vote', 'GET /posts/detail/{slug}/related', 'GET /posts/detail/{slug}/favorite', 'GET /users/detail/{username}/favorites', 'GET /feed'].sort(),
+      [
+        'GET /auth',
+        'GET /users',
+        'GET /users/detail/{username}',
+        'GET /tags',
+        'GET /tags/detail/{slug}',
+        'GET /posts',
+        'GET /posts/tagged/{slug}',
+        'GET /posts/author/{username}',
+        'GET /posts/me',
+        'GET /posts/detail/{slug}/vote',
+        'GET /posts/detail/{slug}/related',
+        'GET /posts/detail/{slug}/favorite',
+        'GET /users/detail/{username}/favorites',
+        'GET /feed',
+      ].sort(),
     );
   });
 
@@ -503,7 +555,7 @@ describe('least privilege', () => {
   );
 
   it.each(ROUTES.filter((route) => route.access === 'read-write').map((route) => [route.handler]))(
-    '%s gets exactly the actions it uses (on an index, only the Query of a user\'s tokens)',
+    "%s gets exactly the actions it uses (on an index, only the Query of a user's tokens)",
     (handler) => {
       const grants = dynamoGrants(handler);
       expect(grants.other).toEqual([]);
@@ -610,7 +662,11 @@ describe('stream consumer', () => {
       [JSON.stringify({ 'Fn::GetAtt': [queueLogicalId(), 'Arn'] })]: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
       [JSON.stringify({ 'Fn::GetAtt': [logGroup, 'Arn'] })]: ['logs:CreateLogStream', 'logs:PutLogEvents'],
     });
-    expect(TABLE_ACCESS[CONSUMER]).toEqual({ table: ['Query', 'BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'UpdateItem'], indexes: [], search: ['BatchWriteItem', 'DeleteItem'] });
+    expect(TABLE_ACCESS[CONSUMER]).toEqual({
+      table: ['Query', 'BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'UpdateItem'],
+      indexes: [],
+      search: ['BatchWriteItem', 'DeleteItem'],
+    });
   });
 });
 
@@ -659,7 +715,10 @@ describe('api', () => {
     const [, stage] = ofType('AWS::ApiGatewayV2::Stage')[0]! as [string, Resource & { DependsOn?: string[] }];
     expect(stage.Properties.RouteSettings).toEqual(
       Object.fromEntries(
-        throttles.map(([key, limits]) => [key, { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit, DetailedMetricsEnabled: true }]),
+        throttles.map(([key, limits]) => [
+          key,
+          { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit, DetailedMetricsEnabled: true },
+        ]),
       ),
     );
     // API Gateway refuses route settings for a route it does not have yet.
@@ -726,7 +785,8 @@ describe('checks', () => {
       'AwsSolutions-CFR2': ACKNOWLEDGMENT_REASONS.waf,
       'AwsSolutions-CFR3': ACKNOWLEDGMENT_REASONS.distributionLogs,
       'AwsSolutions-CFR4': ACKNOWLEDGMENT_REASONS.defaultCertificateTls,
-      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]': ACKNOWLEDGMENT_REASONS.bucketDeploymentManagedPolicy,
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
+        ACKNOWLEDGMENT_REASONS.bucketDeploymentManagedPolicy,
       'AwsSolutions-IAM5[Action::s3:GetObject*]': deployment,
       'AwsSolutions-IAM5[Action::s3:GetBucket*]': deployment,
       'AwsSolutions-IAM5[Action::s3:List*]': deployment,

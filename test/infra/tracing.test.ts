@@ -35,7 +35,10 @@ afterAll(() => [...outdirs, siteAssets].forEach((dir) => rmSync(dir, { recursive
 function synthesize(context: Record<string, unknown>): Synthesized {
   const outdir = mkdtempSync(join(tmpdir(), 'community-posts-tracing-'));
   outdirs.push(outdir);
-  const built = buildApp({ outdir, context: { ...CDK_JSON.context, ...context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true } }, { siteAssets });
+  const built = buildApp(
+    { outdir, context: { ...CDK_JSON.context, ...context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true } },
+    { siteAssets },
+  );
   const template = built.app.synth().getStackArtifact(built.stack.artifactId).template as { Resources: Record<string, Resource> };
   return { built, outdir, resources: template.Resources };
 }
@@ -171,7 +174,10 @@ describe('tracing on (-c tracing=true)', () => {
     for (const [name, fn] of source.functions) {
       const deployed = synthesized.functions.get(name)!;
       expect(deployed.policy, name).toEqual(fn.policy);
-      expect(deployed.policy.flatMap((statement) => statement.actions).filter((action) => !action.startsWith('dynamodb:')), name).toEqual([]);
+      expect(
+        deployed.policy.flatMap((statement) => statement.actions).filter((action) => !action.startsWith('dynamodb:')),
+        name,
+      ).toEqual([]);
       expect(deployed.environment, name).toEqual({ ...fn.environment, [TRACING_VARIABLE]: 'true' });
     }
   });

@@ -132,9 +132,21 @@ const PREFIX = 'com.amazonaws.dynamodb.v20120810#';
 function faultResponse(kind: FaultKind, call: FaultCall, n: number) {
   switch (kind) {
     case 'ProvisionedThroughputExceededException':
-      return dynamoResponse(400, { __type: `${PREFIX}${kind}`, message: 'The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.' }, n);
+      return dynamoResponse(
+        400,
+        {
+          __type: `${PREFIX}${kind}`,
+          message:
+            'The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.',
+        },
+        n,
+      );
     case 'ThrottlingException':
-      return dynamoResponse(400, { __type: 'com.amazon.coral.availability#ThrottlingException', message: 'Rate of requests exceeds the allowed throughput.' }, n);
+      return dynamoResponse(
+        400,
+        { __type: 'com.amazon.coral.availability#ThrottlingException', message: 'Rate of requests exceeds the allowed throughput.' },
+        n,
+      );
     case 'InternalServerError':
       return dynamoResponse(500, { __type: `${PREFIX}InternalServerError`, message: 'Internal server error' }, n);
     case 'ValidationException':
@@ -148,11 +160,15 @@ function faultResponse(kind: FaultKind, call: FaultCall, n: number) {
       const reasons = Array.from({ length: items }, (_, i) =>
         i === conflicted ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : { Code: 'None' },
       );
-      return dynamoResponse(400, {
-        __type: `${PREFIX}TransactionCanceledException`,
-        Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
-        CancellationReasons: reasons,
-      }, n);
+      return dynamoResponse(
+        400,
+        {
+          __type: `${PREFIX}TransactionCanceledException`,
+          Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
+          CancellationReasons: reasons,
+        },
+        n,
+      );
     }
     case 'TransactionThrottled': {
       // A transaction cancelled because one of its items (or an index) was throttled.
@@ -160,14 +176,22 @@ function faultResponse(kind: FaultKind, call: FaultCall, n: number) {
       const throttled = n % items;
       const reasons = Array.from({ length: items }, (_, i) =>
         i === throttled
-          ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly.' }
+          ? {
+              Code: 'ThrottlingError',
+              Message:
+                'Throughput exceeds the current capacity of your table or index. DynamoDB is automatically scaling your table or index so please try again shortly.',
+            }
           : { Code: 'None' },
       );
-      return dynamoResponse(400, {
-        __type: `${PREFIX}TransactionCanceledException`,
-        Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
-        CancellationReasons: reasons,
-      }, n);
+      return dynamoResponse(
+        400,
+        {
+          __type: `${PREFIX}TransactionCanceledException`,
+          Message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
+          CancellationReasons: reasons,
+        },
+        n,
+      );
     }
     case 'Unprocessed':
       return call.operation === 'BatchGetItem'

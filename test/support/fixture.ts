@@ -32,7 +32,10 @@ export function useApi<const Name extends string = never>(options: ApiFixtureOpt
   const { users = [], ...serverOptions } = options;
   const specs: [Name, UserSpec][] = Array.isArray(users)
     ? (users as readonly Name[]).map((name) => [name, { prefix: name }])
-    : (Object.entries(users) as [Name, string | UserSpec][]).map(([name, spec]) => [name, typeof spec === 'string' ? { prefix: spec } : { prefix: name, ...spec }]);
+    : (Object.entries(users) as [Name, string | UserSpec][]).map(([name, spec]) => [
+        name,
+        typeof spec === 'string' ? { prefix: spec } : { prefix: name, ...spec },
+      ]);
   const fixture = { users: Object.fromEntries(specs.map(([name]) => [name, {}])) } as ApiFixture<Name>;
   let api: TestApi | undefined;
 

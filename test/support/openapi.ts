@@ -168,8 +168,14 @@ export class ResponseValidator {
     }
     if (template && response.status === 405) {
       // The methods of the path's operations; `options` is the gateway's preflight, not a route.
-      const documented = HTTP_METHODS.filter((m) => m !== 'options' && this.document.paths[template][m]).map((m) => m.toUpperCase()).sort();
-      const allow = (response.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean).sort();
+      const documented = HTTP_METHODS.filter((m) => m !== 'options' && this.document.paths[template][m])
+        .map((m) => m.toUpperCase())
+        .sort();
+      const allow = (response.headers.get('allow') ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean)
+        .sort();
       if (allow.join(',') !== documented.join(',')) {
         this.fail(response, label, `Allow: ${allow.join(', ')} differs from the documented methods ${documented.join(', ')}`);
       }

@@ -12,7 +12,13 @@ export async function partition(pk: string): Promise<Item[]> {
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db().send(
-      new QueryCommand({ TableName: process.env.TABLE_NAME, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }),
+      new QueryCommand({
+        TableName: process.env.TABLE_NAME,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead: true,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
     );
     items.push(...((page.Items ?? []) as Item[]));
     startKey = page.LastEvaluatedKey;

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 
 /** The files of the stand-in, by path under the folder. */
 export const SITE_BUILD_FILES: Readonly<Record<string, string>> = {
-  'index.html': '<!doctype html><html lang="en"><head><title>Community</title><script type="module" src="/assets/app-123.js"></script></head><body></body></html>',
+  'index.html':
+    '<!doctype html><html lang="en"><head><title>Community</title><script type="module" src="/assets/app-123.js"></script></head><body></body></html>',
   'robots.txt': 'User-agent: *\nAllow: /\n',
   'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16"/></svg>',
   'assets/app-123.js': 'console.log("app");\n',

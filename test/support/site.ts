@@ -17,7 +17,15 @@ if (!HAVE_CHROMIUM && process.env.CI) {
   throw new Error(`Chromium is not at ${CHROMIUM}: .ci/run installs it (apt-get install -y chromium), or set CHROMIUM_PATH.`);
 }
 // playwright-core adds --headless and a fresh --user-data-dir of its own to every launch.
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ARTIFACTS = `${ROOT}test-results/site/`;
@@ -208,7 +216,11 @@ export async function logIn(site: SitePage, user: Pick<TestUser, 'username' | 'p
 
 /** The page's document title once the app has set one naming `subject`. */
 export async function titleNames(page: Page, subject: string): Promise<string> {
-  return eventually(() => page.title(), (title) => title.includes(subject), `a title naming ${subject}`);
+  return eventually(
+    () => page.title(),
+    (title) => title.includes(subject),
+    `a title naming ${subject}`,
+  );
 }
 
 /** One h1 on the page, with this text (or containing it). */
@@ -234,7 +246,9 @@ export async function axeViolations(page: Page): Promise<string[]> {
   axeSource ??= readFileSync(`${ROOT}node_modules/axe-core/axe.min.js`, 'utf8');
   await page.evaluate(axeSource);
   const results = await page.evaluate(async () => {
-    return (await window.axe.run(document, { resultTypes: ['violations'] })) as { violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] };
+    return (await window.axe.run(document, { resultTypes: ['violations'] })) as {
+      violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+    };
   });
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
@@ -251,7 +265,12 @@ export async function pageFaults(page: Page, path: string, subject: string): Pro
   await ready(page);
   const h1s = await h1(page).count();
   if (h1s !== 1) faults.push(`${path}: ${h1s} h1 elements (${(await h1(page).allTextContents()).join(' | ')})`);
-  const title = await eventually(() => page.title(), (t) => (subject ? t.includes(subject) : t !== ''), 'a title', 5_000).catch(async () => `!${await page.title()}`);
+  const title = await eventually(
+    () => page.title(),
+    (t) => (subject ? t.includes(subject) : t !== ''),
+    'a title',
+    5_000,
+  ).catch(async () => `!${await page.title()}`);
   if (title.startsWith('!')) faults.push(`${path}: the title "${title.slice(1)}" does not name "${subject}"`);
   faults.push(...(await axeViolations(page)).map((fault) => `${path}: ${fault}`));
   return faults;

@@ -36,7 +36,7 @@ describe('backlogFromItem', () => {
     expect(backlogFromItem({ ...keys.posting(DRAFT_MARK, 'id'), post_id: 'id' })).toBeUndefined();
   });
 
-  it('shares the index\'s own partition with the drafts\' marks: one Query reads both', () => {
+  it("shares the index's own partition with the drafts' marks: one Query reads both", () => {
     expect(keys.indexBacklog().PK).toBe(keys.indexMarks);
     expect(keys.posting(DRAFT_MARK, 'id').PK).toBe(keys.indexMarks);
   });
@@ -45,7 +45,12 @@ describe('backlogFromItem', () => {
 describe('changeTimes', () => {
   const at = (iso: string) => Date.parse(iso);
   const text = (slug: string, modified: string) => ({ PK: `POST#${slug}`, SK: 'POST', modified });
-  const change = (kind: TableChange['kind'], key: { PK: string; SK: string }, oldImage?: Record<string, unknown>, newImage?: Record<string, unknown>): TableChange => ({
+  const change = (
+    kind: TableChange['kind'],
+    key: { PK: string; SK: string },
+    oldImage?: Record<string, unknown>,
+    newImage?: Record<string, unknown>,
+  ): TableChange => ({
     kind,
     keys: key,
     ...(oldImage ? { oldImage } : {}),
@@ -56,10 +61,9 @@ describe('changeTimes', () => {
   it('dates a written text by its modified time (a create, an edit)', () => {
     const created = '2026-11-27T11:59:30.123456+00:00';
     const edited = '2026-11-27T11:59:50.000000+00:00';
-    expect(changeTimes([change('INSERT', keys.post('a'), undefined, text('a', created)), change('MODIFY', keys.post('b'), text('b', created), text('b', edited))])).toEqual([
-      at(created),
-      at(edited),
-    ]);
+    expect(
+      changeTimes([change('INSERT', keys.post('a'), undefined, text('a', created)), change('MODIFY', keys.post('b'), text('b', created), text('b', edited))]),
+    ).toEqual([at(created), at(edited)]);
   });
 
   it('leaves out a text the write did not date (featuring), a removal, and every other item', () => {

@@ -11,14 +11,28 @@ afterEach(() => vi.unstubAllEnvs());
 
 describe('settings', () => {
   it('public reads are on for the word true only, in any case', () => {
-    for (const [value, on] of [['true', true], [' TRUE ', true], ['false', false], ['1', false], ['yes', false], ['', false]] as const) {
+    for (const [value, on] of [
+      ['true', true],
+      [' TRUE ', true],
+      ['false', false],
+      ['1', false],
+      ['yes', false],
+      ['', false],
+    ] as const) {
       vi.stubEnv('PUBLIC_READS', value);
       expect(publicReads(), value).toBe(on);
     }
   });
 
   it('the shared-cache time is a whole number of seconds, 0 included, else 10', () => {
-    for (const [value, seconds] of [['0', 0], ['300', 300], ['', 10], ['-1', 10], ['1.5', 10], ['ten', 10]] as const) {
+    for (const [value, seconds] of [
+      ['0', 0],
+      ['300', 300],
+      ['', 10],
+      ['-1', 10],
+      ['1.5', 10],
+      ['ten', 10],
+    ] as const) {
       vi.stubEnv('PUBLIC_CACHE_SECONDS', value);
       expect(publicCacheSeconds(), value).toBe(seconds);
     }
@@ -48,7 +62,9 @@ describe('cachedResult', () => {
       'Cache-Control': 'no-store',
     });
     // The feed and the documentation keep their own Cache-Control.
-    expect(cachedResult({ status: 200, body, headers: { 'Cache-Control': 'no-cache' } }, context({ withToken: false, validated: false })).headers).toEqual({ 'Cache-Control': 'no-cache' });
+    expect(cachedResult({ status: 200, body, headers: { 'Cache-Control': 'no-cache' } }, context({ withToken: false, validated: false })).headers).toEqual({
+      'Cache-Control': 'no-cache',
+    });
   });
 
   it('answers a matching If-None-Match 304 with the headers of the 200 and no body', () => {

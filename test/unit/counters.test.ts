@@ -161,7 +161,7 @@ describe('counterWrites: featuring', () => {
     expectWrites(counterWrites('alice', post(), post({ is_featured: true }), []), [profileAdd('alice', 0, 1), tagAdd('go', 0, 1), tagAdd('rust', 0, 1)]);
   });
 
-  it('unfeaturing a published post takes 1 from total_featured_posts and from its tags\' featured_posts', () => {
+  it("unfeaturing a published post takes 1 from total_featured_posts and from its tags' featured_posts", () => {
     expectWrites(counterWrites('alice', post({ is_featured: true }), post(), []), [profileAdd('alice', 0, -1), tagAdd('go', 0, -1), tagAdd('rust', 0, -1)]);
   });
 
@@ -225,7 +225,7 @@ describe('counterWrites: list totals', () => {
     );
   const mine = `TOTAL#USERPOSTS#${String(post().author_id).padStart(12, '0')}`.replace(/#\d+$/, '#n');
 
-  it('a published create counts on a shard of the site and in the author\'s own counts; new tags once, on one shard', () => {
+  it("a published create counts on a shard of the site and in the author's own counts; new tags once, on one shard", () => {
     expect(totals(counterWrites('alice', null, post(), [GO, RUST]))).toEqual({
       'TOTAL#POSTS#n': { posts: 1 },
       [mine]: { posts: 1, published: 1 },
@@ -233,12 +233,12 @@ describe('counterWrites: list totals', () => {
     });
   });
 
-  it('a draft counts only in the author\'s own counts; featuring it there too', () => {
+  it("a draft counts only in the author's own counts; featuring it there too", () => {
     expect(totals(counterWrites('alice', null, post({ publish: false }), []))).toEqual({ [mine]: { posts: 1 } });
     expect(totals(counterWrites('alice', post({ publish: false }), post({ publish: false, is_featured: true }), []))).toEqual({ [mine]: { featured: 1 } });
   });
 
-  it('featuring a published post, and deleting it, move the site\'s featured count', () => {
+  it("featuring a published post, and deleting it, move the site's featured count", () => {
     expect(totals(counterWrites('alice', post(), post({ is_featured: true }), []))).toEqual({
       'TOTAL#POSTS#n': { featured: 1 },
       [mine]: { featured: 1, published_featured: 1 },

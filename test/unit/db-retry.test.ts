@@ -46,9 +46,10 @@ describe('transientKind', () => {
     ['TransactionConflictException', new TransactionConflictException({ message: 'x', $metadata })],
     ['an HTTP 500 of any name', named('UnknownError', { $metadata: { httpStatusCode: 500 } })],
     ['an HTTP 599', named('UnknownError', { $metadata: { httpStatusCode: 599 } })],
-    ...['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND'].map(
-      (code): [string, unknown] => [`a network error ${code}`, Object.assign(new Error(`connect ${code}`), { code })],
-    ),
+    ...['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND'].map((code): [string, unknown] => [
+      `a network error ${code}`,
+      Object.assign(new Error(`connect ${code}`), { code }),
+    ]),
   ])('is transient for %s', (_, error) => {
     expect(transientKind(error)).toBe('transient');
   });
@@ -91,7 +92,15 @@ describe('cancellationReasons', () => {
   });
 
   it('is null for anything but a cancelled transaction', () => {
-    for (const error of [new ConditionalCheckFailedException({ message: 'x', $metadata }), new TransactionConflictException({ message: 'x', $metadata }), new Error('x'), null, undefined, 'TransactionCanceledException', {}]) {
+    for (const error of [
+      new ConditionalCheckFailedException({ message: 'x', $metadata }),
+      new TransactionConflictException({ message: 'x', $metadata }),
+      new Error('x'),
+      null,
+      undefined,
+      'TransactionCanceledException',
+      {},
+    ]) {
       expect(cancellationReasons(error), String(error)).toBeNull();
     }
   });

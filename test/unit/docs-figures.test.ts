@@ -28,7 +28,9 @@ describe('the README and docs/api.md count what lib/routes.ts and infra/ hold', 
   it('the route keys and what their default throttles add up to (MaxRequestRate)', () => {
     const keys = stackRouteKeys().length;
     const total = throttleTotals(DEFAULT_SETTINGS).rateLimit;
-    expect(README).toContain(`with the defaults: ${keys} route keys, the ${ROUTES.length} routes, their ${keys - ROUTES.length - 1} \`HEAD\` routes and\n\`$default\`; ${keys - 1} at ${DEFAULT_SETTINGS.throttlingRateLimit} and login at 10, ${total} requests/s`);
+    expect(README).toContain(
+      `with the defaults: ${keys} route keys, the ${ROUTES.length} routes, their ${keys - ROUTES.length - 1} \`HEAD\` routes and\n\`$default\`; ${keys - 1} at ${DEFAULT_SETTINGS.throttlingRateLimit} and login at 10, ${total} requests/s`,
+    );
     expect(README).toContain(`CommunityPosts.MaxRequestRate = ${total}`);
   });
 

@@ -148,10 +148,7 @@ describe('passesFilters with other patterns', () => {
   });
 
   it('delivers a record that matches any one of several patterns (OR)', () => {
-    const patterns: EventFilterPattern[] = [
-      { dynamodb: { Keys: { PK: { S: ['USER#alice'] } } } },
-      { dynamodb: { Keys: { SK: { S: [{ prefix: 'TAG' }] } } } },
-    ];
+    const patterns: EventFilterPattern[] = [{ dynamodb: { Keys: { PK: { S: ['USER#alice'] } } } }, { dynamodb: { Keys: { SK: { S: [{ prefix: 'TAG' }] } } } }];
     expect(passesFilters(itemRecord(keys.userProfile('alice')), patterns)).toBe(true);
     expect(passesFilters(itemRecord(keys.tag('go')), patterns)).toBe(true);
     expect(passesFilters(itemRecord(keys.userProfile('bob')), patterns)).toBe(false);

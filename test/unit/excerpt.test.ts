@@ -16,7 +16,9 @@ describe('plain text of Markdown', () => {
   });
 
   it('drops HTML tags, and script and style elements with their content; decodes character references', () => {
-    expect(plainText('a <b>bold</b> <script>alert(1)</script> b\n\n<div>block<style>p{color:red}</style> &eacute;&amp;&#x41;</div>\n\nend &lt;tag&gt;')).toBe('a bold b block é&A end <tag>');
+    expect(plainText('a <b>bold</b> <script>alert(1)</script> b\n\n<div>block<style>p{color:red}</style> &eacute;&amp;&#x41;</div>\n\nend &lt;tag&gt;')).toBe(
+      'a bold b block é&A end <tag>',
+    );
     expect(plainText('<script>\nsteal()\n</script>\n\ntext')).toBe('text');
     expect(plainText('x <!-- a comment --> y')).toBe('x y');
   });

@@ -13,7 +13,9 @@ describe('XML text', () => {
   it('escapes markup and keeps every character XML 1.0 allows, emoji included', () => {
     expect(xmlText(`<a href="x">Tom & 'Jerry'</a> 🎉 é\t\n`)).toBe('&lt;a href=&quot;x&quot;&gt;Tom &amp; &apos;Jerry&apos;&lt;/a&gt; 🎉 é\t\n');
     expect(xmlText('a\rb')).toBe('a&#13;b');
-    expect(element('dc:creator', 'a<b', { 'xmlns:dc': 'http://purl.org/dc/elements/1.1/' })).toBe('<dc:creator xmlns:dc="http://purl.org/dc/elements/1.1/">a&lt;b</dc:creator>');
+    expect(element('dc:creator', 'a<b', { 'xmlns:dc': 'http://purl.org/dc/elements/1.1/' })).toBe(
+      '<dc:creator xmlns:dc="http://purl.org/dc/elements/1.1/">a&lt;b</dc:creator>',
+    );
   });
 
   it('drops what XML 1.0 forbids: control characters, lone surrogates, U+FFFE and U+FFFF', () => {
@@ -30,7 +32,8 @@ describe('conditional requests', () => {
   it('If-None-Match matches weakly, in lists and with *', () => {
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
     for (const header of [etag, `W/${etag}`, ` "a" , ${etag}`, `W/"a",W/${etag}`, '*', ' * ']) expect(noneMatch(header, etag), header).toBe(true);
-    for (const header of ['"a"', etag.slice(1, -1), '', 'W/', `"a" garbage, ${etag}`, `${etag.slice(0, -1)}x"`]) expect(noneMatch(header, etag), header).toBe(false);
+    for (const header of ['"a"', etag.slice(1, -1), '', 'W/', `"a" garbage, ${etag}`, `${etag.slice(0, -1)}x"`])
+      expect(noneMatch(header, etag), header).toBe(false);
   });
 
   it('reads the three HTTP date forms and nothing else', () => {
@@ -67,7 +70,10 @@ describe('conditional requests', () => {
       status: 304,
       headers: { ETag: etag, 'Last-Modified': 'Mon, 05 Jan 2026 14:12:15 GMT', 'Cache-Control': 'no-cache' },
     });
-    expect(conditionalResult({}, validators, result)).toEqual({ ...result, headers: { ...result.headers, ETag: etag, 'Last-Modified': 'Mon, 05 Jan 2026 14:12:15 GMT' } });
+    expect(conditionalResult({}, validators, result)).toEqual({
+      ...result,
+      headers: { ...result.headers, ETag: etag, 'Last-Modified': 'Mon, 05 Jan 2026 14:12:15 GMT' },
+    });
   });
 });
 

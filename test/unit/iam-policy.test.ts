@@ -13,7 +13,9 @@ describe('requiredPermissions', () => {
   });
 
   it('needs Query on the index for a Query of an index, on the table otherwise', () => {
-    expect(requiredPermissions('Query', { TableName: 'posts', IndexName: 'GSI1' }, REGION)).toEqual([{ action: 'dynamodb:Query', resource: `${TABLE}/index/GSI1` }]);
+    expect(requiredPermissions('Query', { TableName: 'posts', IndexName: 'GSI1' }, REGION)).toEqual([
+      { action: 'dynamodb:Query', resource: `${TABLE}/index/GSI1` },
+    ]);
     expect(requiredPermissions('Query', { TableName: 'posts' }, REGION)).toEqual([{ action: 'dynamodb:Query', resource: TABLE }]);
   });
 
@@ -29,9 +31,13 @@ describe('requiredPermissions', () => {
     const local = 'arn:aws:dynamodb:ddblocal:000000000000:table/posts/stream/2026-01-01T00:00:00.000';
     const stream = `${TABLE}/stream/2026-01-01T00:00:00.000`;
     expect(requiredPermissions('DescribeStream', { StreamArn: local }, REGION)).toEqual([{ action: 'dynamodb:DescribeStream', resource: stream }]);
-    expect(requiredPermissions('GetShardIterator', { StreamArn: local, ShardId: 'x' }, REGION)).toEqual([{ action: 'dynamodb:GetShardIterator', resource: stream }]);
+    expect(requiredPermissions('GetShardIterator', { StreamArn: local, ShardId: 'x' }, REGION)).toEqual([
+      { action: 'dynamodb:GetShardIterator', resource: stream },
+    ]);
     // An iterator of DynamoDB Local names its stream; one that does not needs the read on anything.
-    expect(requiredPermissions('GetRecords', { ShardIterator: `${local}|001|c2hhcmQ=` }, REGION)).toEqual([{ action: 'dynamodb:GetRecords', resource: stream }]);
+    expect(requiredPermissions('GetRecords', { ShardIterator: `${local}|001|c2hhcmQ=` }, REGION)).toEqual([
+      { action: 'dynamodb:GetRecords', resource: stream },
+    ]);
     expect(requiredPermissions('GetRecords', { ShardIterator: 'opaque' }, REGION)).toEqual([{ action: 'dynamodb:GetRecords', resource: '*' }]);
     expect(requiredPermissions('ListStreams', { TableName: 'posts' }, REGION)).toEqual([{ action: 'dynamodb:ListStreams', resource: '*' }]);
     // A grant on the stream covers its reads, and only its.

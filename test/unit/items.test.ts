@@ -31,7 +31,10 @@ const RECORDS: [string, PostRecord][] = [
   ['a draft', post({ publish: false, keywords: null, meta_description: 'About it' })],
   ['a featured draft', post({ publish: false, is_featured: true })],
   ['a draft without tags', post({ publish: false, tags: [], tag_slugs: [] })],
-  ['published without tags, counters at 0', post({ tags: [], tag_slugs: [], rating_likes: 0, rating_dislikes: 0, total_visitors: 0, total_favorites: 0, version: 1 })],
+  [
+    'published without tags, counters at 0',
+    post({ tags: [], tag_slugs: [], rating_likes: 0, rating_dislikes: 0, total_visitors: 0, total_favorites: 0, version: 1 }),
+  ],
 ];
 
 describe('postTextItem', () => {
@@ -83,7 +86,16 @@ describe('postStatsItem', () => {
   });
 
   it('is the same item whatever the text, the tags, publish and is_featured are', () => {
-    const edited = post({ title: 'Other', description: 'Other.', modified: CREATED, publish: false, is_featured: true, tags: [], tag_slugs: [], keywords: null });
+    const edited = post({
+      title: 'Other',
+      description: 'Other.',
+      modified: CREATED,
+      publish: false,
+      is_featured: true,
+      tags: [],
+      tag_slugs: [],
+      keywords: null,
+    });
     expect(postStatsItem(edited)).toEqual(postStatsItem(post()));
   });
 
@@ -106,7 +118,7 @@ describe('postFromItems', () => {
     expect(postFromItems(undefined, undefined)).toBeUndefined();
   });
 
-  it("is undefined when the stats belong to another post than the text (a slug reused after a rename or delete)", () => {
+  it('is undefined when the stats belong to another post than the text (a slug reused after a rename or delete)', () => {
     const other = post({ id: 'b0c1e2f3-0000-4000-8000-000000000002' });
     expect(postFromItems(postTextItem(post()), postStatsItem(other))).toBeUndefined();
     expect(postFromItems(postTextItem(other), postStatsItem(post()))).toBeUndefined();
@@ -202,7 +214,7 @@ describe('postEntries', () => {
     expect(entries.get('AUTHORED')!.ListPK).toBe('AUTHORED#bob');
   });
 
-  it("carries the four sort keys and what finds and filters the post, the same in every list", () => {
+  it('carries the four sort keys and what finds and filters the post, the same in every list', () => {
     const record = post({ is_featured: true });
     for (const [list, entry] of byList(record)) {
       expect(entry, list).toEqual({
@@ -371,8 +383,18 @@ describe('profileKey', () => {
 });
 
 describe('tagToApi', () => {
-  it("has title, slug and total_posts, in that order, and nothing of storage", () => {
-    const item = { PK: 'TAG#go', SK: 'TAG', GSI1PK: 'TAGS', GSI1SK: `${CREATED}#go`, title: 'Go', title_lc: 'go', slug: 'go', total_posts: 3, created: CREATED };
+  it('has title, slug and total_posts, in that order, and nothing of storage', () => {
+    const item = {
+      PK: 'TAG#go',
+      SK: 'TAG',
+      GSI1PK: 'TAGS',
+      GSI1SK: `${CREATED}#go`,
+      title: 'Go',
+      title_lc: 'go',
+      slug: 'go',
+      total_posts: 3,
+      created: CREATED,
+    };
     const body = tagToApi(item);
     expect(Object.keys(body)).toEqual(TAG_FIELDS);
     expect(body).toEqual({ title: 'Go', slug: 'go', total_posts: 3 });

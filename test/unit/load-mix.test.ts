@@ -60,7 +60,9 @@ describe('the load mix', () => {
   });
 
   it('reads the next page from a Link header', () => {
-    expect(nextLinkPath('<http://127.0.0.1:3000/api/v1/posts?page_size=20&cursor=abc>; rel="next"', 'http://127.0.0.1:3000/api/v1')).toBe('/posts?page_size=20&cursor=abc');
+    expect(nextLinkPath('<http://127.0.0.1:3000/api/v1/posts?page_size=20&cursor=abc>; rel="next"', 'http://127.0.0.1:3000/api/v1')).toBe(
+      '/posts?page_size=20&cursor=abc',
+    );
     expect(nextLinkPath(null, 'http://127.0.0.1:3000/api/v1')).toBeUndefined();
   });
 

@@ -69,7 +69,11 @@ describe('fitPage', () => {
 
   it('shapes items only until the cut', () => {
     const shaped: number[] = [];
-    fitPage(items(100, () => 'q'.repeat(100)), (item) => (shaped.push(item.id), item), 1_000);
+    fitPage(
+      items(100, () => 'q'.repeat(100)),
+      (item) => (shaped.push(item.id), item),
+      1_000,
+    );
     expect(shaped.length).toBeLessThan(12);
   });
 });
@@ -88,7 +92,11 @@ describe('pagedResult', () => {
 
   it('a page that fits keeps its Link (or its lack of one)', () => {
     const all = items(10, () => 'small');
-    expect(pagedResult(request, { params: { page_size: '100' }, request: pageRequest, page: pageOf(all, true) }, shape)).toEqual({ status: 200, body: all, headers: { Link: link('after-9') } });
+    expect(pagedResult(request, { params: { page_size: '100' }, request: pageRequest, page: pageOf(all, true) }, shape)).toEqual({
+      status: 200,
+      body: all,
+      headers: { Link: link('after-9') },
+    });
     expect(pagedResult(request, { params: { page_size: '100' }, request: pageRequest, page: pageOf(all, false) }, shape)).toEqual({ status: 200, body: all });
   });
 

@@ -189,10 +189,12 @@ describe('nextPageUrl', () => {
   });
 
   it("names the viewer's host the distribution passes on (x-viewer-host), a valid host only, never X-Forwarded-Host", () => {
-    const through = (headers: Record<string, string>) => new URL(nextPageUrl(eventFor({ 'x-forwarded-proto': 'https', ...headers }, 'abc.execute-api.eu-west-1.amazonaws.com'), {}, 1, 'C')).host;
+    const through = (headers: Record<string, string>) =>
+      new URL(nextPageUrl(eventFor({ 'x-forwarded-proto': 'https', ...headers }, 'abc.execute-api.eu-west-1.amazonaws.com'), {}, 1, 'C')).host;
     expect(through({ 'x-viewer-host': 'd111111abcdef8.cloudfront.net', 'x-forwarded-host': 'evil.example' })).toBe('d111111abcdef8.cloudfront.net');
     expect(through({ 'x-viewer-host': 'site.example:8443' })).toBe('site.example:8443');
-    for (const value of ['evil.example/x', 'a b', '', 'evil.example@x', 'x:y']) expect(through({ 'x-viewer-host': value }), value).toBe('abc.execute-api.eu-west-1.amazonaws.com');
+    for (const value of ['evil.example/x', 'a b', '', 'evil.example@x', 'x:y'])
+      expect(through({ 'x-viewer-host': value }), value).toBe('abc.execute-api.eu-west-1.amazonaws.com');
     expect(through({ 'x-forwarded-host': 'evil.example' })).toBe('abc.execute-api.eu-west-1.amazonaws.com');
   });
 

@@ -96,7 +96,8 @@ const entryOf = (record: PostRecord, list: string) => postEntries(record).find((
 const SUMMARY_OF: PostSummary = { excerpt: 'The excerpt.', reading_time_minutes: 2 };
 
 /** postItemWrites with the summary that a change of the text brings. */
-const writesOf = (before: PostRecord | null, after: PostRecord | null, unchangedSince?: string): TxWrite[] => postItemWrites(before, after, unchangedSince, SUMMARY_OF);
+const writesOf = (before: PostRecord | null, after: PostRecord | null, unchangedSince?: string): TxWrite[] =>
+  postItemWrites(before, after, unchangedSince, SUMMARY_OF);
 
 /** A state after `before` with these fields changed: one version later. */
 const next = (before: PostRecord, fields: Partial<PostRecord>): PostRecord => ({ ...before, ...fields, version: before.version + 1 });
@@ -125,8 +126,18 @@ describe('postItemWrites: create', () => {
   });
 
   it('gives a draft only its MINE entry, and a published featured post its FEATURED one too', () => {
-    expect(summary(writesOf(null, post({ publish: false, is_featured: true })))).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts(['MINE']) });
-    expect(summary(writesOf(null, post({ is_featured: true })))).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts([...PUBLISHED_LISTS, 'FEATURED']) });
+    expect(summary(writesOf(null, post({ publish: false, is_featured: true })))).toEqual({
+      [TEXT]: 'put',
+      [SUMMARY]: 'put',
+      [STATS]: 'put',
+      ...puts(['MINE']),
+    });
+    expect(summary(writesOf(null, post({ is_featured: true })))).toEqual({
+      [TEXT]: 'put',
+      [SUMMARY]: 'put',
+      [STATS]: 'put',
+      ...puts([...PUBLISHED_LISTS, 'FEATURED']),
+    });
   });
 });
 
@@ -163,7 +174,7 @@ describe('postItemWrites: counts', () => {
     }
   });
 
-  it("a visit to a draft rewrites its stats and its MINE entry only", () => {
+  it('a visit to a draft rewrites its stats and its MINE entry only', () => {
     const before = post({ publish: false });
     expect(summary(writesOf(before, next(before, { total_visitors: 13 })))).toEqual({ [STATS]: 'put', ...puts(['MINE']) });
   });
@@ -197,7 +208,8 @@ describe('postItemWrites: edits', () => {
     const after = next(before, { title: 'Goodbye', slug: 'goodbye', slug_base: 'goodbye', modified: LATER });
     const writes = writesOf(before, after);
     expect(summary(writes)).toEqual({
-      [TEXT]: 'delete', [SUMMARY]: 'delete',
+      [TEXT]: 'delete',
+      [SUMMARY]: 'delete',
       [STATS]: 'delete',
       [FREED]: 'delete',
       'POST#goodbye|POST': 'put',
@@ -226,7 +238,16 @@ describe('postItemWrites: edits', () => {
   it('a rename of a draft moves its text and stats and re-puts only its MINE entry', () => {
     const before = post({ publish: false });
     const writes = writesOf(before, next(before, { slug: 'goodbye', slug_base: 'goodbye', modified: LATER }));
-    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [SUMMARY]: 'delete', [STATS]: 'delete', [FREED]: 'delete', 'POST#goodbye|POST': 'put', 'POST#goodbye|SUMMARY': 'put', 'POST#goodbye|STATS': 'put', ...puts(['MINE']) });
+    expect(summary(writes)).toEqual({
+      [TEXT]: 'delete',
+      [SUMMARY]: 'delete',
+      [STATS]: 'delete',
+      [FREED]: 'delete',
+      'POST#goodbye|POST': 'put',
+      'POST#goodbye|SUMMARY': 'put',
+      'POST#goodbye|STATS': 'put',
+      ...puts(['MINE']),
+    });
   });
 
   it('publishing puts the AUTHORED, POSTS and TAGGED entries, and FEATURED for a featured post', () => {
@@ -241,7 +262,8 @@ describe('postItemWrites: edits', () => {
     const before = post({ is_featured: true });
     const writes = writesOf(before, next(before, { publish: false, modified: LATER }));
     expect(summary(writes)).toEqual({
-      [TEXT]: 'put', [SUMMARY]: 'put',
+      [TEXT]: 'put',
+      [SUMMARY]: 'put',
       [STATS]: 'put',
       ...puts(['MINE']),
       ...deletes(['AUTHORED', 'POSTS', 'TAGGED#go', 'TAGGED#rust', 'FEATURED']),
@@ -255,7 +277,8 @@ describe('postItemWrites: edits', () => {
     const after = next(before, { tags: ['Rust', 'Zig Lang'], tag_slugs: ['rust', 'zig-lang'], modified: LATER });
     const writes = writesOf(before, after);
     expect(summary(writes)).toEqual({
-      [TEXT]: 'put', [SUMMARY]: 'put',
+      [TEXT]: 'put',
+      [SUMMARY]: 'put',
       [STATS]: 'put',
       ...puts(['MINE', 'AUTHORED', 'POSTS', 'TAGGED#rust', 'TAGGED#zig-lang']),
       ...deletes(['TAGGED#go']),
@@ -264,7 +287,7 @@ describe('postItemWrites: edits', () => {
     expect(itemOf(writes, TEXT)).toMatchObject({ tags: ['Rust', 'Zig Lang'], tag_slugs: ['rust', 'zig-lang'] });
   });
 
-  it("a tag swap on a draft writes no TAGGED entry at all", () => {
+  it('a tag swap on a draft writes no TAGGED entry at all', () => {
     const before = post({ publish: false });
     const writes = writesOf(before, next(before, { tags: ['Zig Lang'], tag_slugs: ['zig-lang'], modified: LATER }));
     expect(summary(writes)).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts(['MINE']) });
@@ -276,7 +299,8 @@ describe('postItemWrites: edits', () => {
     // is_featured is projected into every entry, so all of them are rewritten.
     expect(summary(writesOf(plain, featured))).toEqual({ [TEXT]: 'put', [SUMMARY]: 'put', [STATS]: 'put', ...puts([...PUBLISHED_LISTS, 'FEATURED']) });
     expect(summary(writesOf(featured, next(featured, { is_featured: false })))).toEqual({
-      [TEXT]: 'put', [SUMMARY]: 'put',
+      [TEXT]: 'put',
+      [SUMMARY]: 'put',
       [STATS]: 'put',
       ...puts(PUBLISHED_LISTS),
       ...deletes(['FEATURED']),
@@ -289,7 +313,13 @@ describe('postItemWrites: edits', () => {
 describe('postItemWrites: delete', () => {
   it('deletes the text, the stats at the version read, and every entry, MINE included', () => {
     const writes = writesOf(post({ is_featured: true }), null);
-    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [SUMMARY]: 'delete', [STATS]: 'delete', [FREED]: 'delete', ...deletes([...PUBLISHED_LISTS, 'FEATURED']) });
+    expect(summary(writes)).toEqual({
+      [TEXT]: 'delete',
+      [SUMMARY]: 'delete',
+      [STATS]: 'delete',
+      [FREED]: 'delete',
+      ...deletes([...PUBLISHED_LISTS, 'FEATURED']),
+    });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(4));
     expect(writeOn(writes, TEXT)).toMatchObject({ Key: { PK: 'POST#hello-world-2', SK: 'POST' } });
   });
@@ -408,13 +438,26 @@ describe('transaction size of the largest changes', () => {
     expect(second.length).toBeLessThanOrEqual(TRANSACTION_LIMIT);
     expectDistinctItems(second);
     for (const tag of created) {
-      expect(second, tag.slug).toContainEqual({ write: expect.objectContaining({ Update: expect.objectContaining({ Key: { PK: `TAG#${tag.slug}`, SK: 'TAG' }, ExpressionAttributeValues: { ':delta': 1, ':featured': 1 } }) }) });
+      expect(second, tag.slug).toContainEqual({
+        write: expect.objectContaining({
+          Update: expect.objectContaining({ Key: { PK: `TAG#${tag.slug}`, SK: 'TAG' }, ExpressionAttributeValues: { ':delta': 1, ':featured': 1 } }),
+        }),
+      });
     }
   });
 });
 
 describe('fixtures', () => {
   it('the base record is published, not featured, tagged go and rust, at version 4 (what the expectations above assume)', () => {
-    expect(post()).toMatchObject({ slug: 'hello-world-2', publish: true, is_featured: false, tag_slugs: ['go', 'rust'], version: 4, total_visitors: 12, rating_likes: 3, modified: MODIFIED });
+    expect(post()).toMatchObject({
+      slug: 'hello-world-2',
+      publish: true,
+      is_featured: false,
+      tag_slugs: ['go', 'rust'],
+      version: 4,
+      total_visitors: 12,
+      rating_likes: 3,
+      modified: MODIFIED,
+    });
   });
 });

@@ -50,7 +50,10 @@ describe('planRanking', () => {
         sort: 'featured',
         sortAttribute: CREATED,
         postings: [posting(1), posting(2), posting(3, { publish: false }), posting(4)],
-        freshEntries: [{ post_id: id(4), slug: 'renamed-4' }, { post_id: id(9), slug: 'post-9' }],
+        freshEntries: [
+          { post_id: id(4), slug: 'renamed-4' },
+          { post_id: id(9), slug: 'post-9' },
+        ],
         leading: featured,
       }),
     );
@@ -70,7 +73,14 @@ describe('planRanking', () => {
     const list = POST_LISTS.tagged('go');
     const postings = range(8).map((n) => posting(n));
     // The tag's entries, whole: posts 2, 4 and 6, one of them renamed since its postings were written.
-    const tagged = { items: [{ post_id: id(2), slug: 'post-2' }, { post_id: id(4), slug: 'renamed-4' }, { post_id: id(6), slug: 'post-6' }], complete: true };
+    const tagged = {
+      items: [
+        { post_id: id(2), slug: 'post-2' },
+        { post_id: id(4), slug: 'renamed-4' },
+        { post_id: id(6), slug: 'post-6' },
+      ],
+      complete: true,
+    };
     expect(planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings, leading: tagged }))).toEqual({
       by: 'created',
       ranked: [2, 4, 6].map((n) => ({ id: id(n), slug: n === 4 ? 'renamed-4' : `post-${n}`, key: listSortKeys.postCreated(created(n), id(n)) })),
@@ -78,10 +88,15 @@ describe('planRanking', () => {
     });
     // A tag's list longer than the entries read: few matches are read as posts; the leading entries
     // rank the page when their matches fill it and one more; else the matches' entries decide.
-    const partial = { items: tagged.items.map((entry) => ({ ...entry, [CREATED]: listSortKeys.postCreated(created(Number(entry.post_id.slice(-12))), entry.post_id) })), complete: false };
+    const partial = {
+      items: tagged.items.map((entry) => ({ ...entry, [CREATED]: listSortKeys.postCreated(created(Number(entry.post_id.slice(-12))), entry.post_id) })),
+      complete: false,
+    };
     expect(planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings: postings.slice(0, 5), leading: partial })).by).toBe('posts');
     expect(planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings, leading: partial })).by).toBe('leading');
-    expect(planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings, leading: { items: partial.items.slice(0, 1), complete: false } })).by).toBe('entries');
+    expect(
+      planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings, leading: { items: partial.items.slice(0, 1), complete: false } })).by,
+    ).toBe('entries');
   });
 
   it('at most two pages and one of matches (with the fresh posts): their posts are read and rank themselves', () => {
@@ -192,7 +207,10 @@ describe('pageWindow and rankedPage', () => {
 
   it('a post gone since it was ranked leaves the page shorter, not wrong', () => {
     const window = pageWindow(posts.slice(0, 2).map(rank), 0, PAGE_1, undefined);
-    const read = new Map<string, PostRecord | undefined>([[id(1), undefined], [id(2), posts[1]]]);
+    const read = new Map<string, PostRecord | undefined>([
+      [id(1), undefined],
+      [id(2), posts[1]],
+    ]);
     expect(rankedPage(window, [], read, keyOf, PAGE_1, undefined)).toEqual({ posts: [{ key: keyOf(posts[1]!), post: posts[1] }], hasNext: false });
   });
 });
@@ -200,10 +218,14 @@ describe('pageWindow and rankedPage', () => {
 describe('freshCreatedKeys and freshInReach (a search behind a backlog)', () => {
   const ACTIVE = INDEXES.postsByActive.sortKey;
   /** A fresh entry of post `n` as PostsByActive holds it, changed at `modified`. */
-  const freshEntry = (n: number, modified = '2026-11-27T12:00:00.000000+00:00'): Item => ({ post_id: id(n), slug: `post-${n}`, [ACTIVE]: listSortKeys.postActive(modified, created(n), id(n)) });
+  const freshEntry = (n: number, modified = '2026-11-27T12:00:00.000000+00:00'): Item => ({
+    post_id: id(n),
+    slug: `post-${n}`,
+    [ACTIVE]: listSortKeys.postActive(modified, created(n), id(n)),
+  });
   const key = (n: number) => listSortKeys.postCreated(created(n), id(n));
 
-  it('reads a fresh post\'s creation key from its entry\'s ActiveSK, and skips an entry without one', () => {
+  it("reads a fresh post's creation key from its entry's ActiveSK, and skips an entry without one", () => {
     expect(freshCreatedKeys([freshEntry(3), freshEntry(5), { post_id: id(9), slug: 'post-9' }])).toEqual(
       new Map([
         [id(3), key(3)],
@@ -219,7 +241,7 @@ describe('freshCreatedKeys and freshInReach (a search behind a backlog)', () => 
     expect(freshInReach(fresh, keys, undefined, undefined).map(({ slug }) => slug)).toEqual(['post-5', 'post-4', 'post-3', 'post-2', 'post-1']);
   });
 
-  it('keeps those after the cursor\'s key and above the boundary only', () => {
+  it("keeps those after the cursor's key and above the boundary only", () => {
     expect(freshInReach(fresh, keys, key(1), key(5)).map(({ slug }) => slug)).toEqual(['post-4', 'post-3', 'post-2']);
   });
 

@@ -8,9 +8,19 @@ const SETTING = { max: 3, windowSeconds: 900 };
 
 describe('Throttled', () => {
   it("answers DRF's 429 body with Retry-After, in whole seconds, singular for 1", () => {
-    expect(errorResult(new Throttled(1))).toMatchObject({ status: 429, body: { detail: 'Request was throttled. Expected available in 1 second.' }, headers: { 'Retry-After': '1' } });
-    expect(errorResult(new Throttled(59.2))).toMatchObject({ body: { detail: 'Request was throttled. Expected available in 60 seconds.' }, headers: { 'Retry-After': '60' } });
-    expect(errorResult(new Throttled(0))).toMatchObject({ body: { detail: 'Request was throttled. Expected available in 1 second.' }, headers: { 'Retry-After': '1' } });
+    expect(errorResult(new Throttled(1))).toMatchObject({
+      status: 429,
+      body: { detail: 'Request was throttled. Expected available in 1 second.' },
+      headers: { 'Retry-After': '1' },
+    });
+    expect(errorResult(new Throttled(59.2))).toMatchObject({
+      body: { detail: 'Request was throttled. Expected available in 60 seconds.' },
+      headers: { 'Retry-After': '60' },
+    });
+    expect(errorResult(new Throttled(0))).toMatchObject({
+      body: { detail: 'Request was throttled. Expected available in 1 second.' },
+      headers: { 'Retry-After': '1' },
+    });
   });
 });
 
@@ -41,8 +51,32 @@ describe('fixed-window counters', () => {
   it('throttle once a count reaches its limit, for the longest wait among those that did', () => {
     const short = counterFor('a', ['x'], { max: 3, windowSeconds: 60 }, 30);
     const long = counterFor('b', ['x'], { max: 3, windowSeconds: 900 }, 30);
-    expect(exhausted([{ counter: short, count: 2 }, { counter: long, count: 2 }], 30)).toBeNull();
-    expect(exhausted([{ counter: short, count: 3 }, { counter: long, count: 2 }], 30)?.waitSeconds).toBe(30);
-    expect(exhausted([{ counter: short, count: 3 }, { counter: long, count: 5 }], 30)?.waitSeconds).toBe(870);
+    expect(
+      exhausted(
+        [
+          { counter: short, count: 2 },
+          { counter: long, count: 2 },
+        ],
+        30,
+      ),
+    ).toBeNull();
+    expect(
+      exhausted(
+        [
+          { counter: short, count: 3 },
+          { counter: long, count: 2 },
+        ],
+        30,
+      )?.waitSeconds,
+    ).toBe(30);
+    expect(
+      exhausted(
+        [
+          { counter: short, count: 3 },
+          { counter: long, count: 5 },
+        ],
+        30,
+      )?.waitSeconds,
+    ).toBe(870);
   });
 });

@@ -55,21 +55,57 @@ afterEach(() => {
 
 describe('errorResult: API errors', () => {
   it.each<[string, ServiceError, ApiResult]>([
-    ['ValidationError', new ValidationError({ title: ['This field is required.'], tags: ['Too many.', 'Too long.'] }), { status: 400, body: { title: ['This field is required.'], tags: ['Too many.', 'Too long.'] }, headers: {} }],
-    ['ParseError', new ParseError('JSON parse error - Expecting value.'), { status: 400, body: { detail: 'JSON parse error - Expecting value.' }, headers: {} }],
-    ['NotAuthenticated', new NotAuthenticated(), { status: 401, body: { detail: 'Authentication credentials were not provided.' }, headers: { 'WWW-Authenticate': 'Token' } }],
+    [
+      'ValidationError',
+      new ValidationError({ title: ['This field is required.'], tags: ['Too many.', 'Too long.'] }),
+      { status: 400, body: { title: ['This field is required.'], tags: ['Too many.', 'Too long.'] }, headers: {} },
+    ],
+    [
+      'ParseError',
+      new ParseError('JSON parse error - Expecting value.'),
+      { status: 400, body: { detail: 'JSON parse error - Expecting value.' }, headers: {} },
+    ],
+    [
+      'NotAuthenticated',
+      new NotAuthenticated(),
+      { status: 401, body: { detail: 'Authentication credentials were not provided.' }, headers: { 'WWW-Authenticate': 'Token' } },
+    ],
     ['AuthenticationFailed', new AuthenticationFailed(), { status: 401, body: { detail: 'Invalid token.' }, headers: { 'WWW-Authenticate': 'Token' } }],
-    ['AuthenticationFailed (message)', new AuthenticationFailed('User inactive or deleted.'), { status: 401, body: { detail: 'User inactive or deleted.' }, headers: { 'WWW-Authenticate': 'Token' } }],
-    ['PermissionDenied', new PermissionDenied('You are not owner of this post!'), { status: 403, body: { detail: 'You are not owner of this post!' }, headers: {} }],
+    [
+      'AuthenticationFailed (message)',
+      new AuthenticationFailed('User inactive or deleted.'),
+      { status: 401, body: { detail: 'User inactive or deleted.' }, headers: { 'WWW-Authenticate': 'Token' } },
+    ],
+    [
+      'PermissionDenied',
+      new PermissionDenied('You are not owner of this post!'),
+      { status: 403, body: { detail: 'You are not owner of this post!' }, headers: {} },
+    ],
     ['NotFound', new NotFound(), { status: 404, body: { detail: 'Not found.' }, headers: {} }],
     ['InvalidPage', new InvalidPage(), { status: 404, body: { detail: 'Invalid page.' }, headers: {} }],
-    ['MethodNotAllowed', new MethodNotAllowed('PATCH', ['GET', 'HEAD', 'POST']), { status: 405, body: { detail: 'Method "PATCH" not allowed.' }, headers: { Allow: 'GET, HEAD, POST' } }],
-    ['Conflict', new Conflict('A tag with this title already exists.'), { status: 409, body: { detail: 'A tag with this title already exists.' }, headers: {} }],
+    [
+      'MethodNotAllowed',
+      new MethodNotAllowed('PATCH', ['GET', 'HEAD', 'POST']),
+      { status: 405, body: { detail: 'Method "PATCH" not allowed.' }, headers: { Allow: 'GET, HEAD, POST' } },
+    ],
+    [
+      'Conflict',
+      new Conflict('A tag with this title already exists.'),
+      { status: 409, body: { detail: 'A tag with this title already exists.' }, headers: {} },
+    ],
     ['PayloadTooLarge', new PayloadTooLarge(1_048_576), { status: 413, body: { detail: 'Request body exceeds the limit of 1048576 bytes.' }, headers: {} }],
-    ['UnsupportedMediaType', new UnsupportedMediaType('text/xml'), { status: 415, body: { detail: 'Unsupported media type "text/xml" in request.' }, headers: {} }],
+    [
+      'UnsupportedMediaType',
+      new UnsupportedMediaType('text/xml'),
+      { status: 415, body: { detail: 'Unsupported media type "text/xml" in request.' }, headers: {} },
+    ],
     ['ServiceUnavailable', new ServiceUnavailable(), BUSY],
     ['ServiceUnavailable (5 s)', new ServiceUnavailable(5), { ...BUSY, headers: { 'Retry-After': '5' } }],
-    ['Throttled', new Throttled(1.2), { status: 429, body: { detail: 'Request was throttled. Expected available in 2 seconds.' }, headers: { 'Retry-After': '2' } }],
+    [
+      'Throttled',
+      new Throttled(1.2),
+      { status: 429, body: { detail: 'Request was throttled. Expected available in 2 seconds.' }, headers: { 'Retry-After': '2' } },
+    ],
   ])('%s: its status, body and headers', (_, error, expected) => {
     expect(errorResult(error)).toEqual(expected);
   });
@@ -100,7 +136,10 @@ describe('errorResult: anything else is a 500 that shows nothing of the error', 
     ['a TypeError', new TypeError('x is not a function')],
     ['a failed condition outside a transaction', new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata })],
     ['a missing table', new ResourceNotFoundException({ message: 'Requested resource not found: Table: secret-table not found', $metadata })],
-    ['an access denial', Object.assign(new Error('User: arn:aws:sts::123456789012:assumed-role/x is not authorized'), { name: 'AccessDeniedException', $metadata })],
+    [
+      'an access denial',
+      Object.assign(new Error('User: arn:aws:sts::123456789012:assumed-role/x is not authorized'), { name: 'AccessDeniedException', $metadata }),
+    ],
     ['a transaction cancelled by a failed condition', cancelled('None', 'ConditionalCheckFailed')],
     ['a transaction cancelled by a conflict and a failed condition', cancelled('TransactionConflict', 'ConditionalCheckFailed')],
     ['a transaction cancelled without a reason', cancelled('None', undefined)],
@@ -156,10 +195,17 @@ describe('toHttpResponse', () => {
   });
 
   it('sends a raw body as it is, with the content type the handler gave and its base64 flag', () => {
-    const page = toHttpResponse({ status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' }, raw: { data: '<!doctype html><p>{"not": "json"}</p>' } }, undefined);
+    const page = toHttpResponse(
+      { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' }, raw: { data: '<!doctype html><p>{"not": "json"}</p>' } },
+      undefined,
+    );
     expect(page).toEqual({
       statusCode: 200,
-      headers: { 'Content-Type': 'text/html; charset=utf-8', 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Link, ETag, X-Total-Count, WWW-Authenticate, Retry-After' },
+      headers: {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Access-Control-Allow-Origin': '*',
+        'Access-Control-Expose-Headers': 'Link, ETag, X-Total-Count, WWW-Authenticate, Retry-After',
+      },
       body: '<!doctype html><p>{"not": "json"}</p>',
       isBase64Encoded: false,
     });

@@ -1,6 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { API_PREFIX, FALLBACK_HANDLER, functionName, matchPath, matchRoute, ROUTES, routeKeys, routeMethods, routingPath, type RouteMatch } from '#lib/routes.ts';
+import {
+  API_PREFIX,
+  FALLBACK_HANDLER,
+  functionName,
+  matchPath,
+  matchRoute,
+  ROUTES,
+  routeKeys,
+  routeMethods,
+  routingPath,
+  type RouteMatch,
+} from '#lib/routes.ts';
 
 // The route table and how a request finds its route (lib/routes.ts): what the fallback function
 // answers 404 or 405 from, and what the stack builds its routes and functions from.
@@ -15,7 +26,11 @@ describe('matchRoute', () => {
   it('finds the route of each method on a path, with its parameters', () => {
     expect(matchRoute('GET', '/api/v1/posts')).toMatchObject({ kind: 'route', route: { handler: 'posts/list' }, params: {} });
     expect(matchRoute('POST', '/api/v1/posts')).toMatchObject({ kind: 'route', route: { handler: 'posts/create' }, params: {} });
-    expect(matchRoute('GET', '/api/v1/posts/detail/hello-world')).toMatchObject({ kind: 'route', route: { handler: 'posts/detail' }, params: { slug: 'hello-world' } });
+    expect(matchRoute('GET', '/api/v1/posts/detail/hello-world')).toMatchObject({
+      kind: 'route',
+      route: { handler: 'posts/detail' },
+      params: { slug: 'hello-world' },
+    });
     expect(reached('PUT', '/api/v1/posts/detail/hello-world')).toBe('posts/update');
     expect(reached('DELETE', '/api/v1/posts/detail/hello-world')).toBe('posts/delete');
     expect(matchRoute('PUT', '/api/v1/users/detail/alice')).toMatchObject({ kind: 'route', route: { handler: 'users/update' }, params: { username: 'alice' } });
@@ -62,7 +77,19 @@ describe('matchRoute', () => {
 
   it('answers 404 for a path no route has, with any method', () => {
     for (const method of ['GET', 'POST', 'HEAD']) {
-      for (const path of ['/api/v1/nothing', '/api/v1/posts/detail', '/api/v1/posts/detail/a/b', '/api/v1/Posts', '/api/v2/posts', '/posts', '/api/v1posts', '/api/v1//', '/api', '/', '']) {
+      for (const path of [
+        '/api/v1/nothing',
+        '/api/v1/posts/detail',
+        '/api/v1/posts/detail/a/b',
+        '/api/v1/Posts',
+        '/api/v2/posts',
+        '/posts',
+        '/api/v1posts',
+        '/api/v1//',
+        '/api',
+        '/',
+        '',
+      ]) {
         expect(matchRoute(method, path), `${method} ${path}`).toEqual({ kind: 'not-found' });
       }
     }
@@ -169,8 +196,16 @@ describe('public reads and validated GETs', () => {
     const publicReads = ROUTES.filter((r) => r.publicRead).map((r) => `${r.method} ${r.path}`);
     expect(publicReads.sort()).toEqual(
       [
-        'GET /posts', 'GET /posts/detail/{slug}', 'GET /posts/detail/{slug}/related', 'GET /posts/tagged/{slug}', 'GET /posts/author/{username}',
-        'GET /tags', 'GET /tags/detail/{slug}', 'GET /users', 'GET /users/detail/{username}', 'GET /users/detail/{username}/favorites',
+        'GET /posts',
+        'GET /posts/detail/{slug}',
+        'GET /posts/detail/{slug}/related',
+        'GET /posts/tagged/{slug}',
+        'GET /posts/author/{username}',
+        'GET /tags',
+        'GET /tags/detail/{slug}',
+        'GET /users',
+        'GET /users/detail/{username}',
+        'GET /users/detail/{username}/favorites',
       ].sort(),
     );
     for (const route of ROUTES) {

@@ -5,7 +5,16 @@ import type { Item } from '#lib/db/batch.ts';
 import { keys, parsePostText, postLists } from '#lib/db/keys.ts';
 import { postStatsItem, postTextItem, type PostRecord } from '#lib/posts/post.ts';
 import { textChange } from '#lib/search/indexing.ts';
-import { DRAFT_MARK, INDEXED_WORD_LENGTH, indexedPost, indexedTerms, indexedWord, postingChange, postingFromItem, type IndexedPost } from '#lib/search/postings.ts';
+import {
+  DRAFT_MARK,
+  INDEXED_WORD_LENGTH,
+  indexedPost,
+  indexedTerms,
+  indexedWord,
+  postingChange,
+  postingFromItem,
+  type IndexedPost,
+} from '#lib/search/postings.ts';
 import { matchesQuery, postWords, queryWords, wordsOf } from '#lib/search/words.ts';
 import { tableChange, type TableChange } from '#lib/streams/records.ts';
 import { CREATED, POST_ID as ID, postRecord as post } from './records.ts';
@@ -245,7 +254,7 @@ describe('postingChange', () => {
     expect(indexedTerms(created())).toEqual(new Set(DEFAULT_WORDS));
   });
 
-  it('writes nothing for the new slug of a rename (a later text version where none was): the old slug\'s removal does', () => {
+  it("writes nothing for the new slug of a rename (a later text version where none was): the old slug's removal does", () => {
     expect(postingChange(undefined, indexed(post({ slug: 'hello-world-3', title: 'Hello Lambda', text_version: 4 })))).toEqual({ puts: [], deletes: [] });
   });
 
@@ -308,7 +317,7 @@ describe('postingChange', () => {
     );
   });
 
-  it('on a change of slug alone (a rename in place), writes and deletes nothing: a posting\'s slug is where its post was', () => {
+  it("on a change of slug alone (a rename in place), writes and deletes nothing: a posting's slug is where its post was", () => {
     expect(postingChange(indexed(post()), indexed(post({ slug: 'hello-world-3', text_version: 3 })))).toEqual({ puts: [], deletes: [] });
   });
 
@@ -352,9 +361,7 @@ describe('postingChange', () => {
   it("on a removal, deletes a long word's posting under its indexed form", () => {
     const long = 'a'.repeat(INDEXED_WORD_LENGTH + 1);
     const change = postingChange(indexed(post({ title: long, description: 'b', keywords: null })), undefined);
-    expect(change.deletes.map(({ key }) => key)).toEqual(
-      expect.arrayContaining([keys.posting('a'.repeat(INDEXED_WORD_LENGTH), ID), keys.posting('b', ID)]),
-    );
+    expect(change.deletes.map(({ key }) => key)).toEqual(expect.arrayContaining([keys.posting('a'.repeat(INDEXED_WORD_LENGTH), ID), keys.posting('b', ID)]));
     expect(change.deletes).toHaveLength(2);
   });
 });
@@ -442,7 +449,9 @@ describe('textChange', () => {
 
   it('selects nothing for a text key whose images are not texts', () => {
     expect(textChange(change('REMOVE', keys.post('hello-world-2')))).toBeUndefined();
-    expect(textChange(change('MODIFY', keys.post('hello-world-2'), { PK: 'POST#hello-world-2', SK: 'POST' }, { PK: 'POST#hello-world-2', SK: 'POST' }))).toBeUndefined();
+    expect(
+      textChange(change('MODIFY', keys.post('hello-world-2'), { PK: 'POST#hello-world-2', SK: 'POST' }, { PK: 'POST#hello-world-2', SK: 'POST' })),
+    ).toBeUndefined();
   });
 });
 
@@ -469,7 +478,7 @@ describe('parsePostText', () => {
 });
 
 describe('postingChange: another post under the same key', () => {
-  it("deletes every posting of the old post (below its version + 1) and puts every word of the new one", () => {
+  it('deletes every posting of the old post (below its version + 1) and puts every word of the new one', () => {
     const before = indexedPost(postTextItem(post({ text_version: 5 })))!;
     const after = indexedPost(postTextItem(post({ id: 'other-id', text_version: 1 })))!;
     const change = postingChange(before, after);

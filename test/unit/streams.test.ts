@@ -11,7 +11,12 @@ import { batchLagMs, tableChange } from '#lib/streams/records.ts';
 
 const S = (value: string) => ({ S: value });
 
-function record(sequence: string, eventName: 'INSERT' | 'MODIFY' | 'REMOVE', key: { PK: string; SK: string }, extra: Record<string, unknown> = {}): DynamoDBRecord {
+function record(
+  sequence: string,
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+  key: { PK: string; SK: string },
+  extra: Record<string, unknown> = {},
+): DynamoDBRecord {
   const image = { PK: S(key.PK), SK: S(key.SK), ...Object.fromEntries(Object.entries(extra).map(([name, value]) => [name, S(String(value))])) };
   return {
     eventID: `e${sequence}`,
@@ -124,7 +129,14 @@ describe('processRecords', () => {
     };
     const other = { PK: 'x', SK: 'z' };
     const outcome = await processRecords(
-      [record('a1', 'INSERT', key), record('b1', 'INSERT', other), record('a2', 'MODIFY', key), record('b3', 'MODIFY', other), record('b4', 'MODIFY', other), record('a5', 'REMOVE', key)],
+      [
+        record('a1', 'INSERT', key),
+        record('b1', 'INSERT', other),
+        record('a2', 'MODIFY', key),
+        record('b3', 'MODIFY', other),
+        record('b4', 'MODIFY', other),
+        record('a5', 'REMOVE', key),
+      ],
       [slow],
     );
     // b4 waits behind its item's failed b3; the other item goes on to its end.

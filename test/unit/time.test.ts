@@ -55,9 +55,12 @@ describe('nowMicros', () => {
 });
 
 describe('isCalendarDate', () => {
-  it.each(['2024-02-29', '2000-02-29', '1999-12-31', '2026-01-01', '0001-01-01', '0004-02-29', '0099-12-31', '9999-12-31', '2023-04-30'])('accepts %s', (value) => {
-    expect(isCalendarDate(value)).toBe(true);
-  });
+  it.each(['2024-02-29', '2000-02-29', '1999-12-31', '2026-01-01', '0001-01-01', '0004-02-29', '0099-12-31', '9999-12-31', '2023-04-30'])(
+    'accepts %s',
+    (value) => {
+      expect(isCalendarDate(value)).toBe(true);
+    },
+  );
 
   it.each([
     '2023-02-29', // not a leap year

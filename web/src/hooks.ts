@@ -34,7 +34,7 @@ export function useMetaDescription(text: string | null): void {
   }, [text]);
 }
 
-export type Loaded<T> = { status: 'loading' } | Outcome<T> & { status: 'done' };
+export type Loaded<T> = { status: 'loading' } | (Outcome<T> & { status: 'done' });
 
 /**
  * Loads what a page shows, again when `keys` (or the login) change; `reload` asks again (the

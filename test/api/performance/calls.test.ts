@@ -100,7 +100,7 @@ describe('reads', () => {
     expect(await counted(() => alice.api.get('/tags/detail/no-such-tag'))).toEqual({ status: 404, total: 1, byCommand: { BatchGetItem: 1 } });
   });
 
-  it('users and tags lists: the token read (with the list\'s total) || one Query: one round trip', async () => {
+  it("users and tags lists: the token read (with the list's total) || one Query: one round trip", async () => {
     const withTotal = { BatchGetItem: 1, Query: 1 };
     for (const path of ['/users', '/tags']) {
       const usage = await calls.usage(() => alice.api.get(path));
@@ -130,7 +130,10 @@ describe('reads', () => {
           const usage = await calls.usage(async () => {
             const response = await alice.api.get(path, { query: { sort, page_size: '10', ...(q ? { q } : {}) } });
             expect(response.status).toBe(200);
-            expect(response.body.map((p: { slug: string }) => p.slug), `${path} ${sort} ${q}`).toContain(post.slug);
+            expect(
+              response.body.map((p: { slug: string }) => p.slug),
+              `${path} ${sort} ${q}`,
+            ).toContain(post.slug);
           });
           const withTotal = !q && (path === '/posts' || path === '/posts/me');
           const tokenRead = withTotal ? { BatchGetItem: 1 } : token;
@@ -147,7 +150,7 @@ describe('reads', () => {
     }
   });
 
-  it('q, matches beyond two pages: two round trips in every sort (views, votes and active rank them by the list\'s leading entries)', async () => {
+  it("q, matches beyond two pages: two round trips in every sort (views, votes and active rank them by the list's leading entries)", async () => {
     const word = unique('many').toLowerCase();
     for (let i = 0; i < 8; i++) await newPost({ title: `Many ${word} ${i}` });
     await api.streams!.caughtUp();
@@ -167,7 +170,7 @@ describe('reads', () => {
     }
   }, 60_000);
 
-  it('q finding a post renamed more than FRESH_MS ago: its kept words\' postings name the old slug, so it is found through its `mine` entry (two more round trips); a draft is left out by its mark', async () => {
+  it("q finding a post renamed more than FRESH_MS ago: its kept words' postings name the old slug, so it is found through its `mine` entry (two more round trips); a draft is left out by its mark", async () => {
     const word = unique('moved').toLowerCase();
     const post = await newPost({ title: `Moved ${word}`, description: 'sanderling' });
     const draft = await newPost({ title: `Unfinished ${word}`, publish: 'false' });
@@ -239,7 +242,7 @@ describe('reads', () => {
     expect(await counted(() => bob.api.get('/posts/detail/no-such-post/related'))).toEqual({ status: 404, total: 1, byCommand: { BatchGetItem: 1 } });
   });
 
-  it('related posts cost what the post\'s tags bound, not the site: a tag of 25 posts and of 50 cost the same', async () => {
+  it("related posts cost what the post's tags bound, not the site: a tag of 25 posts and of 50 cost the same", async () => {
     const tag = unique('RelSize');
     const post = await newPost({ tags: tag });
     for (let i = 0; i < 25; i++) await newPost({ tags: tag });
@@ -304,21 +307,27 @@ describe('writes', () => {
     const known = unique('Known');
     await newPost({ tags: known });
     const create = (tags: string) =>
-      calls.usage(async () => expect((await alice.api.post('/posts', { form: { title: unique('P '), description: 'd', tags, publish: 'true' } })).status).toBe(201));
+      calls.usage(async () =>
+        expect((await alice.api.post('/posts', { form: { title: unique('P '), description: 'd', tags, publish: 'true' } })).status).toBe(201),
+      );
     for (const tags of [known, `${known}, ${unique('New')}, ${unique('New')}`]) {
       const usage = await create(tags);
       expect([usage.calls, usage.rounds], tags).toEqual([{ BatchGetItem: 1, TransactWriteItems: 1 }, 2]);
     }
     // A title whose base is taken: its next free candidate is claimed the same way.
     const taken = await newPost();
-    const again = await calls.usage(async () => expect((await alice.api.post('/posts', { form: { title: taken.title, description: 'd' } })).body.slug).toBe(`${taken.slug}-1`));
+    const again = await calls.usage(async () =>
+      expect((await alice.api.post('/posts', { form: { title: taken.title, description: 'd' } })).body.slug).toBe(`${taken.slug}-1`),
+    );
     expect([again.calls, again.rounds]).toEqual([{ BatchGetItem: 1, TransactWriteItems: 1 }, 2]);
   });
 
   it('post update, with a rename to a free slug and a tag change: one BatchGetItem, then one transaction: two round trips', async () => {
     const post = await newPost({ tags: unique('Old') });
     const renamed = await calls.usage(async () =>
-      expect((await alice.api.put(`/posts/detail/${post.slug}`, { form: { title: unique('Renamed '), tags: unique('Other'), publish: 'false' } })).status).toBe(200),
+      expect((await alice.api.put(`/posts/detail/${post.slug}`, { form: { title: unique('Renamed '), tags: unique('Other'), publish: 'false' } })).status).toBe(
+        200,
+      ),
     );
     expect([renamed.calls, renamed.rounds]).toEqual([{ BatchGetItem: 1, TransactWriteItems: 1 }, 2]);
     // An edit that keeps the slug.
@@ -364,7 +373,11 @@ describe('votes and favorites', () => {
     const up = await remove();
     expect([up.calls, up.rounds]).toEqual([{ BatchGetItem: 1, TransactWriteItems: 1, GetItem: 1 }, 2]);
     expect(await counted(() => alice.api.post(path, { form: { vote: 'up' } }))).toEqual({ status: 403, total: 1, byCommand: { BatchGetItem: 1 } });
-    expect(await counted(() => bob.api.post('/posts/detail/no-such-post/vote', { form: { vote: 'up' } }))).toEqual({ status: 404, total: 1, byCommand: { BatchGetItem: 1 } });
+    expect(await counted(() => bob.api.post('/posts/detail/no-such-post/vote', { form: { vote: 'up' } }))).toEqual({
+      status: 404,
+      total: 1,
+      byCommand: { BatchGetItem: 1 },
+    });
   });
 
   it('favorite: GET is the token and post read, then the favorite; POST and DELETE, new or repeated, one transaction after the read', async () => {

@@ -47,7 +47,12 @@ describe('concurrent mixed writes', () => {
         Array.from({ length: SEED_POSTS }, (_, k) =>
           unlessBusy(() =>
             user.api.post('/posts', {
-              form: { title: `Seed ${m} ${i} ${k}`, description: `seed ${m} ${i}.${k}`, tags: [variant(i + k, SHARED[k % 3]!), `Own ${m} ${i}`].join(', '), publish: k % 2 ? 'false' : 'true' },
+              form: {
+                title: `Seed ${m} ${i} ${k}`,
+                description: `seed ${m} ${i}.${k}`,
+                tags: [variant(i + k, SHARED[k % 3]!), `Own ${m} ${i}`].join(', '),
+                publish: k % 2 ? 'false' : 'true',
+              },
             }),
           ),
         ),
@@ -55,7 +60,9 @@ describe('concurrent mixed writes', () => {
     );
     for (const response of seeded) expect(response.status, response.text).toBe(201);
     const slugOf = (i: number, k: number) => seeded[i * SEED_POSTS + k]!.body.slug as string;
-    const spare = await Promise.all(users.map((user) => Promise.all([0, 1].map(() => api.client().post('/login', { json: { username: user.username, password: user.password } })))));
+    const spare = await Promise.all(
+      users.map((user) => Promise.all([0, 1].map(() => api.client().post('/login', { json: { username: user.username, password: user.password } })))),
+    );
     const spareTokens = spare.map((pair) => pair.map((r) => r.body.token as string));
 
     const ops: Op[] = [];
@@ -65,7 +72,8 @@ describe('concurrent mixed writes', () => {
       // 6 creates: shared tags in different case, a new tag every user races to create, one shared title.
       for (let k = 0; k < 6; k++) {
         ops.push({
-          kind: 'create', by: user,
+          kind: 'create',
+          by: user,
           label: `create ${i}.${k}`,
           allowed: [201],
           meta: { description: `new ${m} ${i}.${k}` },
@@ -81,29 +89,105 @@ describe('concurrent mixed writes', () => {
         });
       }
       // Post 0: renamed onto one title every user uses, and visited at the same time.
-      ops.push({ kind: 'rename', by: user, label: `rename ${i}`, allowed: [200], run: () => user.api.put(`/posts/detail/${slugOf(i, 0)}`, { form: { title: `Renamed ${m}` } }) });
-      ops.push({ kind: 'rename', by: user, label: `rename+publish ${i}`, allowed: [200], run: () => user.api.put(`/posts/detail/${slugOf(i, 1)}`, { form: { title: `Renamed too ${m}`, publish: 'true' } }) });
+      ops.push({
+        kind: 'rename',
+        by: user,
+        label: `rename ${i}`,
+        allowed: [200],
+        run: () => user.api.put(`/posts/detail/${slugOf(i, 0)}`, { form: { title: `Renamed ${m}` } }),
+      });
+      ops.push({
+        kind: 'rename',
+        by: user,
+        label: `rename+publish ${i}`,
+        allowed: [200],
+        run: () => user.api.put(`/posts/detail/${slugOf(i, 1)}`, { form: { title: `Renamed too ${m}`, publish: 'true' } }),
+      });
       for (const viewer of [other, third]) {
         ops.push({ kind: 'visit', by: viewer, label: `visit renamed ${i}`, allowed: [200, 404], run: () => viewer.api.get(`/posts/detail/${slugOf(i, 0)}`) });
       }
       // Post 2: publish toggles racing with tag changes and visits.
-      ops.push({ kind: 'toggle', by: user, label: `unpublish ${i}`, allowed: [200], run: () => user.api.put(`/posts/detail/${slugOf(i, 2)}`, { form: { publish: 'false' } }) });
-      ops.push({ kind: 'toggle', by: user, label: `publish ${i}`, allowed: [200], run: () => user.api.put(`/posts/detail/${slugOf(i, 2)}`, { form: { publish: 'true' } }) });
-      ops.push({ kind: 'retag', by: user, label: `retag ${i}`, allowed: [200], run: () => user.api.put(`/posts/detail/${slugOf(i, 2)}`, { form: { tags: `${variant(i + 1, SHARED[1]!)}, Retag ${m}` } }) });
-      ops.push({ kind: 'retag', by: user, label: `untag ${i}`, allowed: [200], run: () => user.api.put(`/posts/detail/${slugOf(i, 3)}`, { form: { tags: '' } }) });
-      ops.push({ kind: 'toggle', by: user, label: `publish draft ${i}`, allowed: [200], run: () => user.api.put(`/posts/detail/${slugOf(i, 3)}`, { form: { publish: 'true' } }) });
+      ops.push({
+        kind: 'toggle',
+        by: user,
+        label: `unpublish ${i}`,
+        allowed: [200],
+        run: () => user.api.put(`/posts/detail/${slugOf(i, 2)}`, { form: { publish: 'false' } }),
+      });
+      ops.push({
+        kind: 'toggle',
+        by: user,
+        label: `publish ${i}`,
+        allowed: [200],
+        run: () => user.api.put(`/posts/detail/${slugOf(i, 2)}`, { form: { publish: 'true' } }),
+      });
+      ops.push({
+        kind: 'retag',
+        by: user,
+        label: `retag ${i}`,
+        allowed: [200],
+        run: () => user.api.put(`/posts/detail/${slugOf(i, 2)}`, { form: { tags: `${variant(i + 1, SHARED[1]!)}, Retag ${m}` } }),
+      });
+      ops.push({
+        kind: 'retag',
+        by: user,
+        label: `untag ${i}`,
+        allowed: [200],
+        run: () => user.api.put(`/posts/detail/${slugOf(i, 3)}`, { form: { tags: '' } }),
+      });
+      ops.push({
+        kind: 'toggle',
+        by: user,
+        label: `publish draft ${i}`,
+        allowed: [200],
+        run: () => user.api.put(`/posts/detail/${slugOf(i, 3)}`, { form: { publish: 'true' } }),
+      });
       for (const viewer of users.filter((u) => u !== user).slice(0, 4)) {
         ops.push({ kind: 'visit', by: viewer, label: `visit ${i}`, allowed: [200, 404], run: () => viewer.api.get(`/posts/detail/${slugOf(i, 2)}`) });
       }
       // Post 4: deleted while others visit it and the author edits it.
-      ops.push({ kind: 'delete', by: user, label: `delete ${i}`, allowed: [204], meta: { slug: slugOf(i, 4) }, run: () => user.api.delete(`/posts/detail/${slugOf(i, 4)}`) });
-      ops.push({ kind: 'retag', by: user, label: `retag doomed ${i}`, allowed: [200, 404], run: () => user.api.put(`/posts/detail/${slugOf(i, 4)}`, { form: { tags: `Doomed ${m}` } }) });
-      for (const viewer of [other, third]) ops.push({ kind: 'visit', by: viewer, label: `visit doomed ${i}`, allowed: [200, 404], run: () => viewer.api.get(`/posts/detail/${slugOf(i, 4)}`) });
+      ops.push({
+        kind: 'delete',
+        by: user,
+        label: `delete ${i}`,
+        allowed: [204],
+        meta: { slug: slugOf(i, 4) },
+        run: () => user.api.delete(`/posts/detail/${slugOf(i, 4)}`),
+      });
+      ops.push({
+        kind: 'retag',
+        by: user,
+        label: `retag doomed ${i}`,
+        allowed: [200, 404],
+        run: () => user.api.put(`/posts/detail/${slugOf(i, 4)}`, { form: { tags: `Doomed ${m}` } }),
+      });
+      for (const viewer of [other, third])
+        ops.push({ kind: 'visit', by: viewer, label: `visit doomed ${i}`, allowed: [200, 404], run: () => viewer.api.get(`/posts/detail/${slugOf(i, 4)}`) });
       // Sessions: two new logins, two logouts of spare tokens, the main token checked.
-      for (let k = 0; k < 2; k++) ops.push({ kind: 'login', by: user, label: `login ${i}.${k}`, allowed: [200], run: () => api.client().post('/login', { json: { username: user.username, password: user.password } }) });
-      for (const token of spareTokens[i]!) ops.push({ kind: 'logout', by: user, label: `logout ${i}`, allowed: [200], meta: { token }, run: () => api.client(token).get('/logout') });
-      ops.push({ kind: 'profile', by: user, label: `profile ${i}`, allowed: [200], run: () => user.api.put(`/users/detail/${user.username}`, { form: { location: `City ${i}`, display_name: `User ${i}` } }) });
-      ops.push({ kind: 'tag', by: user, label: `tag ${i}`, allowed: [201, 409], run: () => user.api.post('/tags', { form: { title: variant(i, `Raced ${m}`) } }) });
+      for (let k = 0; k < 2; k++)
+        ops.push({
+          kind: 'login',
+          by: user,
+          label: `login ${i}.${k}`,
+          allowed: [200],
+          run: () => api.client().post('/login', { json: { username: user.username, password: user.password } }),
+        });
+      for (const token of spareTokens[i]!)
+        ops.push({ kind: 'logout', by: user, label: `logout ${i}`, allowed: [200], meta: { token }, run: () => api.client(token).get('/logout') });
+      ops.push({
+        kind: 'profile',
+        by: user,
+        label: `profile ${i}`,
+        allowed: [200],
+        run: () => user.api.put(`/users/detail/${user.username}`, { form: { location: `City ${i}`, display_name: `User ${i}` } }),
+      });
+      ops.push({
+        kind: 'tag',
+        by: user,
+        label: `tag ${i}`,
+        allowed: [201, 409],
+        run: () => user.api.post('/tags', { form: { title: variant(i, `Raced ${m}`) } }),
+      });
     });
     expect(ops.length).toBeGreaterThanOrEqual(200);
     // Meanwhile the administrator deactivates the last user: whatever that user does may then be
@@ -141,11 +225,18 @@ describe('concurrent mixed writes', () => {
     // The table: every counter recomputed from the base items, every link and claim resolves.
     const ofLeaver = (o: Op) => o.by === leaver;
     const issued = outcomes.filter((o) => o.kind === 'login' && o.response.status === 200 && !ofLeaver(o)).map((o) => o.response.body.token as string);
-    const leaverTokens = [leaver.token, ...spareTokens[USERS - 1]!, ...outcomes.filter((o) => o.kind === 'login' && o.response.status === 200 && ofLeaver(o)).map((o) => o.response.body.token as string)];
+    const leaverTokens = [
+      leaver.token,
+      ...spareTokens[USERS - 1]!,
+      ...outcomes.filter((o) => o.kind === 'login' && o.response.status === 200 && ofLeaver(o)).map((o) => o.response.body.token as string),
+    ];
     const revoked = [...outcomes.filter((o) => o.kind === 'logout' && o.response.status === 200).map((o) => o.meta!.token!), ...leaverTokens];
     const items = await settledTable(api.table);
     expect(invariantProblems(items, { liveTokens: [...issued, ...users.slice(0, -1).map((u) => u.token)], revokedTokens: revoked })).toEqual([]);
-    expect(items.filter((item) => String(item.PK).startsWith('TOKEN#') && item.username === leaver.username), 'tokens of the deactivated user').toEqual([]);
+    expect(
+      items.filter((item) => String(item.PK).startsWith('TOKEN#') && item.username === leaver.username),
+      'tokens of the deactivated user',
+    ).toEqual([]);
 
     const posts = storedPosts(items);
     // Each create that answered 201 is stored once; one that did not, not at all.
@@ -158,7 +249,10 @@ describe('concurrent mixed writes', () => {
     const same = posts.filter((post) => post.title === `Same ${m}` || post.title === `Renamed ${m}` || post.title === `Renamed too ${m}`);
     expect(new Set(same.map((post) => post.slug)).size).toBe(same.length);
     for (const outcome of outcomes.filter((o) => o.kind === 'delete' && o.response.status === 204)) {
-      expect(posts.some((post) => post.slug === outcome.meta!.slug), outcome.label).toBe(false);
+      expect(
+        posts.some((post) => post.slug === outcome.meta!.slug),
+        outcome.label,
+      ).toBe(false);
     }
     // The title raced in different case exists once; its claim points at it.
     const raced = items.filter((item) => String(item.PK).startsWith('TAG#') && String(item.title).toLowerCase() === `raced ${m}`);
@@ -180,7 +274,12 @@ describe('concurrent mixed writes', () => {
       deactivatedDuringRun: 1,
       byKind,
       status503: busy,
-      retries: { conflictReruns: retryStats.conflictRetries, transactionResends: retryStats.transactionRetries, sdk: { ...retryStats.sdkRetries }, budgetExhausted: retryStats.budgetExhausted },
+      retries: {
+        conflictReruns: retryStats.conflictRetries,
+        transactionResends: retryStats.transactionRetries,
+        sdk: { ...retryStats.sdkRetries },
+        budgetExhausted: retryStats.budgetExhausted,
+      },
       wallMs: Math.round(wallMs),
       medianMs: Math.round(median(outcomes.map((o) => o.ms))),
       maxMs: Math.round(Math.max(...outcomes.map((o) => o.ms))),

@@ -61,7 +61,10 @@ beforeAll(async () => {
 afterAll(async () => {
   recordFigures('faults', figures);
   await faults?.remove();
-  for (const [name, value] of [['RETRY_BUDGET_MS', saved.budget], ['DYNAMODB_REQUEST_TIMEOUT_MS', saved.timeout]] as const) {
+  for (const [name, value] of [
+    ['RETRY_BUDGET_MS', saved.budget],
+    ['DYNAMODB_REQUEST_TIMEOUT_MS', saved.timeout],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -94,7 +97,11 @@ describe('transient faults', () => {
       return response;
     };
     try {
-      const created = await timed('create', () => alice.api.post('/posts', { form: { title: `Fault ${marker}`, description, tags: `Tag ${marker}, Shared fault`, publish: 'true' } }), 201);
+      const created = await timed(
+        'create',
+        () => alice.api.post('/posts', { form: { title: `Fault ${marker}`, description, tags: `Tag ${marker}, Shared fault`, publish: 'true' } }),
+        201,
+      );
       let items = await expectConsistent(`${kind} after create`);
       expect(postsWith(items, description), 'created exactly once').toHaveLength(1);
       let slug = created.body.slug as string;
@@ -104,7 +111,11 @@ describe('transient faults', () => {
       items = await expectConsistent(`${kind} after visit`);
       expect(items.filter((item) => String(item.PK).startsWith('VISIT#'))).not.toHaveLength(0);
 
-      const renamed = await timed('rename and retag', () => alice.api.put(`/posts/detail/${slug}`, { form: { title: `Fault ${marker} renamed`, tags: `Shared fault, Other ${marker}` } }), 200);
+      const renamed = await timed(
+        'rename and retag',
+        () => alice.api.put(`/posts/detail/${slug}`, { form: { title: `Fault ${marker} renamed`, tags: `Shared fault, Other ${marker}` } }),
+        200,
+      );
       slug = renamed.body.slug as string;
       items = await expectConsistent(`${kind} after rename`);
       expect(postsWith(items, description).map((post) => post.slug)).toEqual([slug]);
@@ -132,7 +143,12 @@ describe('transient faults', () => {
     figures.scenarios[`transient ${kind}`] = {
       requests: durations.length,
       injected: injected[kind],
-      retries: { sdk: { ...retryStats.sdkRetries }, transactionResends: retryStats.transactionRetries, conflictReruns: retryStats.conflictRetries, batchRounds: retryStats.batchRetries },
+      retries: {
+        sdk: { ...retryStats.sdkRetries },
+        transactionResends: retryStats.transactionRetries,
+        conflictReruns: retryStats.conflictRetries,
+        batchRounds: retryStats.batchRetries,
+      },
       medianMs: Math.round(median(durations)),
       maxMs: Math.round(Math.max(...durations)),
     };
@@ -146,7 +162,10 @@ describe('faults that outlast the budget', () => {
     request: () => RawRequest;
     success: number;
   }
-  const json = (body: unknown): Pick<RawRequest, 'body'> & { headers: Record<string, string> } => ({ body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+  const json = (body: unknown): Pick<RawRequest, 'body'> & { headers: Record<string, string> } => ({
+    body: JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json' },
+  });
   const auth = (user: TestUser) => ({ Authorization: `Token ${user.token}` });
 
   it('answer 503 {"detail"} with Retry-After within the budget, and write nothing', async () => {
@@ -156,25 +175,66 @@ describe('faults that outlast the budget', () => {
     for (const kind of kinds) {
       fixtures.push(
         await (async () => {
-        const made = await Promise.all(
-          ['update', 'delete', 'visit'].map((what) => alice.api.post('/posts', { form: { title: `Busy ${what} ${kind}`, description: `busy ${what}`, tags: 'Busy', publish: 'true' } })),
-        );
-        for (const response of made) expect(response.status).toBe(201);
-        const login = await api.client().post('/login', { json: { username: bob.username, password: bob.password } });
-        return { kind, slugs: made.map((r) => r.body.slug as string), token: login.body.token as string };
+          const made = await Promise.all(
+            ['update', 'delete', 'visit'].map((what) =>
+              alice.api.post('/posts', { form: { title: `Busy ${what} ${kind}`, description: `busy ${what}`, tags: 'Busy', publish: 'true' } }),
+            ),
+          );
+          for (const response of made) expect(response.status).toBe(201);
+          const login = await api.client().post('/login', { json: { username: bob.username, password: bob.password } });
+          return { kind, slugs: made.map((r) => r.body.slug as string), token: login.body.token as string };
         })(),
       );
     }
     process.env.RETRY_BUDGET_MS = String(TIGHT_BUDGET_MS);
     resetRetryStats();
     const cases = (f: (typeof fixtures)[number]): Case[] => [
-      { label: 'POST /posts', request: () => ({ method: 'POST', path: '/api/v1/posts', ...json({ title: `Never ${f.kind}`, description: 'never', tags: `Never ${f.kind}`, publish: true }), headers: { ...json({}).headers, ...auth(alice) } }), success: 201 },
-      { label: 'PUT /posts/detail', request: () => ({ method: 'PUT', path: `/api/v1/posts/detail/${f.slugs[0]}`, ...json({ title: 'Renamed never', tags: 'Other never', publish: false }), headers: { ...json({}).headers, ...auth(alice) } }), success: 200 },
+      {
+        label: 'POST /posts',
+        request: () => ({
+          method: 'POST',
+          path: '/api/v1/posts',
+          ...json({ title: `Never ${f.kind}`, description: 'never', tags: `Never ${f.kind}`, publish: true }),
+          headers: { ...json({}).headers, ...auth(alice) },
+        }),
+        success: 201,
+      },
+      {
+        label: 'PUT /posts/detail',
+        request: () => ({
+          method: 'PUT',
+          path: `/api/v1/posts/detail/${f.slugs[0]}`,
+          ...json({ title: 'Renamed never', tags: 'Other never', publish: false }),
+          headers: { ...json({}).headers, ...auth(alice) },
+        }),
+        success: 200,
+      },
       { label: 'DELETE /posts/detail', request: () => ({ method: 'DELETE', path: `/api/v1/posts/detail/${f.slugs[1]}`, headers: auth(alice) }), success: 204 },
-      { label: 'GET /posts/detail (first visit)', request: () => ({ method: 'GET', path: `/api/v1/posts/detail/${f.slugs[2]}`, headers: auth(bob) }), success: 200 },
-      { label: 'PUT /users/detail', request: () => ({ method: 'PUT', path: `/api/v1/users/detail/${bob.username}`, ...json({ about_me: 'never' }), headers: { ...json({}).headers, ...auth(bob) } }), success: 200 },
-      { label: 'POST /tags', request: () => ({ method: 'POST', path: '/api/v1/tags', ...json({ title: `Never tag ${f.kind}` }), headers: { ...json({}).headers, ...auth(bob) } }), success: 201 },
-      { label: 'POST /login', request: () => ({ method: 'POST', path: '/api/v1/login', ...json({ username: alice.username, password: alice.password }) }), success: 200 },
+      {
+        label: 'GET /posts/detail (first visit)',
+        request: () => ({ method: 'GET', path: `/api/v1/posts/detail/${f.slugs[2]}`, headers: auth(bob) }),
+        success: 200,
+      },
+      {
+        label: 'PUT /users/detail',
+        request: () => ({
+          method: 'PUT',
+          path: `/api/v1/users/detail/${bob.username}`,
+          ...json({ about_me: 'never' }),
+          headers: { ...json({}).headers, ...auth(bob) },
+        }),
+        success: 200,
+      },
+      {
+        label: 'POST /tags',
+        request: () => ({ method: 'POST', path: '/api/v1/tags', ...json({ title: `Never tag ${f.kind}` }), headers: { ...json({}).headers, ...auth(bob) } }),
+        success: 201,
+      },
+      {
+        label: 'POST /login',
+        request: () => ({ method: 'POST', path: '/api/v1/login', ...json({ username: alice.username, password: alice.password }) }),
+        success: 200,
+      },
       { label: 'GET /logout', request: () => ({ method: 'GET', path: '/api/v1/logout', headers: { Authorization: `Token ${f.token}` } }), success: 200 },
     ];
     const WRITES = new Set(['TransactWriteItems', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
@@ -244,7 +304,11 @@ describe('faults that outlast the budget', () => {
     // A create's slug ticket (lib/slugs/tickets.ts) is bookkeeping that expires, not the request's
     // data: one that failed after taking it may leave it (as a refused login leaves its counters).
     const changes = tableDiff(before, after).filter((change) => !change.split(' ')[1]?.startsWith('SLUGTICKETS#'));
-    for (const change of changes) expect(allowed.some((prefix) => change.split(' ').slice(1).join(' ').startsWith(prefix)), `${change} (allowed: ${allowed.join(', ')})`).toBe(true);
+    for (const change of changes)
+      expect(
+        allowed.some((prefix) => change.split(' ').slice(1).join(' ').startsWith(prefix)),
+        `${change} (allowed: ${allowed.join(', ')})`,
+      ).toBe(true);
     if (allBusy) expect(changes, 'nothing written by any request').toEqual([]);
     expect(invariantProblems(after)).toEqual([]);
     const busy = outcomes.filter((o) => o.response.status === 503);
@@ -304,7 +368,11 @@ describe('faults that outlast the budget', () => {
 
   it('a fault no retry can help (a ValidationException) is not retried and answers 500 without details', async () => {
     faults.setRule((call) => (call.plan === 'bug' ? 'ValidationException' : undefined));
-    const response = await rawRequest(origin, { method: 'GET', path: '/api/v1/auth', headers: { Authorization: `Token ${alice.token}`, 'X-Fault-Plan': 'bug' } });
+    const response = await rawRequest(origin, {
+      method: 'GET',
+      path: '/api/v1/auth',
+      headers: { Authorization: `Token ${alice.token}`, 'X-Fault-Plan': 'bug' },
+    });
     faults.setRule(undefined);
     expect(response.status).toBe(500);
     expect(JSON.parse(response.text)).toEqual({ detail: 'A server error occurred.' });
@@ -339,16 +407,35 @@ describe('random faults under concurrent load', () => {
     const users = [alice, bob, ...(await Promise.all([0, 1, 2, 3].map((i) => api.user(`fault_r${i}`))))];
     const m = unique('rnd').toLowerCase();
     const seeded = await Promise.all(
-      users.flatMap((user, i) => [0, 1].map((k) => user.api.post('/posts', { form: { title: `Load ${m} ${i} ${k}`, description: `load ${m} ${i}-${k}`, tags: `Load ${m}, Load ${m} ${k}`, publish: 'true' } }))),
+      users.flatMap((user, i) =>
+        [0, 1].map((k) =>
+          user.api.post('/posts', {
+            form: { title: `Load ${m} ${i} ${k}`, description: `load ${m} ${i}-${k}`, tags: `Load ${m}, Load ${m} ${k}`, publish: 'true' },
+          }),
+        ),
+      ),
     );
     const slugs = seeded.map((r) => (r.status === 201 ? (r.body.slug as string) : undefined));
     const work: { label: string; slug?: string; run: () => Promise<ApiResponse<any>>; ok: number[] }[] = [];
     users.forEach((user, i) => {
       const mine = [slugs[2 * i], slugs[2 * i + 1]];
-      for (let k = 0; k < 4; k++) work.push({ label: `create ${i}.${k}`, run: () => user.api.post('/posts', { form: { title: `Load new ${m} ${k}`, description: `new ${m} ${i}.${k}`, tags: `Load ${m}, New ${m} ${k % 2}`, publish: k % 2 ? 'true' : 'false' } }), ok: [201] });
+      for (let k = 0; k < 4; k++)
+        work.push({
+          label: `create ${i}.${k}`,
+          run: () =>
+            user.api.post('/posts', {
+              form: { title: `Load new ${m} ${k}`, description: `new ${m} ${i}.${k}`, tags: `Load ${m}, New ${m} ${k % 2}`, publish: k % 2 ? 'true' : 'false' },
+            }),
+          ok: [201],
+        });
       if (mine[0]) {
-        work.push({ label: `retag ${i}`, run: () => user.api.put(`/posts/detail/${mine[0]}`, { form: { tags: `Load ${m} 1, Retag ${m}`, title: `Load renamed ${m} ${i}` } }), ok: [200] });
-        for (const viewer of users.filter((u) => u !== user)) work.push({ label: `visit ${i}`, run: () => viewer.api.get(`/posts/detail/${mine[0]}`), ok: [200, 404] });
+        work.push({
+          label: `retag ${i}`,
+          run: () => user.api.put(`/posts/detail/${mine[0]}`, { form: { tags: `Load ${m} 1, Retag ${m}`, title: `Load renamed ${m} ${i}` } }),
+          ok: [200],
+        });
+        for (const viewer of users.filter((u) => u !== user))
+          work.push({ label: `visit ${i}`, run: () => viewer.api.get(`/posts/detail/${mine[0]}`), ok: [200, 404] });
       }
       if (mine[1]) {
         work.push({ label: `delete ${i}`, slug: mine[1], run: () => user.api.delete(`/posts/detail/${mine[1]}`), ok: [204] });
@@ -405,7 +492,12 @@ describe('random faults under concurrent load', () => {
       concurrentRequests: outcomes.length,
       byStatus,
       injected: addInjected(),
-      retries: { sdk: { ...retryStats.sdkRetries }, transactionResends: retryStats.transactionRetries, conflictReruns: retryStats.conflictRetries, batchRounds: retryStats.batchRetries },
+      retries: {
+        sdk: { ...retryStats.sdkRetries },
+        transactionResends: retryStats.transactionRetries,
+        conflictReruns: retryStats.conflictRetries,
+        batchRounds: retryStats.batchRetries,
+      },
       budgetExhausted: retryStats.budgetExhausted,
       medianMs: Math.round(median(outcomes.map((o) => o.ms))),
       maxMs: Math.round(Math.max(...outcomes.map((o) => o.ms))),

@@ -25,15 +25,12 @@ export function rawRequest(origin: string, req: RawRequest): Promise<RawResponse
   return new Promise((done, fail) => {
     const headers: Record<string, string | number> = { ...req.headers };
     if (req.body !== undefined) headers['Content-Length'] = Buffer.byteLength(req.body);
-    const outgoing = httpRequest(
-      { host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => done({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', fail);
-      },
-    );
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, method: req.method, path: req.path, headers, agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => done({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', fail);
+    });
     outgoing.on('error', fail);
     if (req.body !== undefined) outgoing.write(req.body);
     outgoing.end();

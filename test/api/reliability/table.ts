@@ -20,18 +20,26 @@ export type Item = Record<string, any>;
 export async function scanTable(table: string): Promise<Item[]> {
   const segments = 4;
   const parts = await Promise.all(
-    [table, searchTableOf(table)].flatMap((table) => Array.from({ length: segments }, (_, segment) => ({ table, segment }))).map(async ({ table, segment }) => {
-      const items: Item[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db().send(
-          new ScanCommand({ TableName: table, ConsistentRead: true, Segment: segment, TotalSegments: segments, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }),
-        );
-        items.push(...((page.Items ?? []) as Item[]));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return items;
-    }),
+    [table, searchTableOf(table)]
+      .flatMap((table) => Array.from({ length: segments }, (_, segment) => ({ table, segment })))
+      .map(async ({ table, segment }) => {
+        const items: Item[] = [];
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const page = await db().send(
+            new ScanCommand({
+              TableName: table,
+              ConsistentRead: true,
+              Segment: segment,
+              TotalSegments: segments,
+              ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+            }),
+          );
+          items.push(...((page.Items ?? []) as Item[]));
+          startKey = page.LastEvaluatedKey;
+        } while (startKey);
+        return items;
+      }),
   );
   return parts.flat().sort((a, b) => `${a.PK}\u0000${a.SK}`.localeCompare(`${b.PK}\u0000${b.SK}`));
 }
@@ -40,14 +48,20 @@ function stable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stable);
   if (value instanceof Set) return [...value].map(stable).sort();
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, stable((value as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, stable((value as Record<string, unknown>)[key])]),
+    );
   }
   return value;
 }
 
 /** A digest of the whole table: equal digests mean nothing was written. */
 export function fingerprint(items: Item[]): string {
-  return createHash('sha256').update(JSON.stringify(stable(items))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(stable(items)))
+    .digest('hex');
 }
 
 /** The items that differ between two scans, by key (for failure messages). */
@@ -56,8 +70,9 @@ export function tableDiff(before: Item[], after: Item[]): string[] {
   const old = new Map(before.map((item) => [key(item), JSON.stringify(stable(item))]));
   const now = new Map(after.map((item) => [key(item), JSON.stringify(stable(item))]));
   const changes: string[] = [];
-  for (const [k, v] of now) if (!old.has(k)) changes.push(`added ${k}`);
-  else if (old.get(k) !== v) changes.push(`changed ${k}`);
+  for (const [k, v] of now)
+    if (!old.has(k)) changes.push(`added ${k}`);
+    else if (old.get(k) !== v) changes.push(`changed ${k}`);
   for (const k of old.keys()) if (!now.has(k)) changes.push(`removed ${k}`);
   return changes;
 }
@@ -70,7 +85,25 @@ export interface InvariantOptions {
 }
 
 // FEED#: the feeds' removal items (lib/posts/feed-removals.ts), written by deletes and unpublishes.
-const KNOWN_PREFIXES = ['USER#', 'TOKEN#', 'TAG#', 'TAGTITLE#', 'POST#', 'ENTRY#', 'VISIT#', 'COUNTER#', 'WORD#', 'FEED#', 'USERNAME#', 'LIMIT#', 'SETTING#', 'VOTE#', 'FAVORITE#', 'SLUGTICKETS#', 'TOTAL#'];
+const KNOWN_PREFIXES = [
+  'USER#',
+  'TOKEN#',
+  'TAG#',
+  'TAGTITLE#',
+  'POST#',
+  'ENTRY#',
+  'VISIT#',
+  'COUNTER#',
+  'WORD#',
+  'FEED#',
+  'USERNAME#',
+  'LIMIT#',
+  'SETTING#',
+  'VOTE#',
+  'FAVORITE#',
+  'SLUGTICKETS#',
+  'TOTAL#',
+];
 
 /**
  * Recomputes every counter from the base items and checks every link, claim and index key of the
@@ -83,7 +116,11 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
     if (!KNOWN_PREFIXES.some((prefix) => String(item.PK).startsWith(prefix))) problems.push(`unknown item ${item.PK} | ${item.SK}`);
   }
   const texts = starts('POST#').filter((item) => item.SK === 'POST');
-  const stats = new Map(starts('POST#').filter((item) => item.SK === 'STATS').map((item) => [String(item.PK), item]));
+  const stats = new Map(
+    starts('POST#')
+      .filter((item) => item.SK === 'STATS')
+      .map((item) => [String(item.PK), item]),
+  );
   const entries = starts('ENTRY#');
   const tags = starts('TAG#');
   const claims = starts('TAGTITLE#');
@@ -149,8 +186,11 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
     if (claim.length !== 1 || claim[0]!.slug !== tag.slug || claim[0]!.title !== tag.title) problems.push(`tag ${tag.slug}: title claim missing or wrong`);
     const expected = posts.filter((post) => post.publish === true && Array.isArray(post.tag_slugs) && post.tag_slugs.includes(tag.slug)).length;
     if (Number(tag.total_posts) !== expected) problems.push(`tag ${tag.slug}: total_posts ${tag.total_posts}, published posts carrying it ${expected}`);
-    const featured = posts.filter((post) => post.publish === true && post.is_featured === true && Array.isArray(post.tag_slugs) && post.tag_slugs.includes(tag.slug)).length;
-    if (Number(tag.featured_posts ?? 0) !== featured) problems.push(`tag ${tag.slug}: featured_posts ${tag.featured_posts}, published featured posts carrying it ${featured}`);
+    const featured = posts.filter(
+      (post) => post.publish === true && post.is_featured === true && Array.isArray(post.tag_slugs) && post.tag_slugs.includes(tag.slug),
+    ).length;
+    if (Number(tag.featured_posts ?? 0) !== featured)
+      problems.push(`tag ${tag.slug}: featured_posts ${tag.featured_posts}, published featured posts carrying it ${featured}`);
   }
   for (const claim of claims) {
     const tag = tagBySlug.get(String(claim.slug));
@@ -167,14 +207,15 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
   // Users' counters.
   for (const profile of profiles) {
     const mine = posts.filter((post) => post.author === profile.username && post.publish === true);
-    if (Number(profile.total_posts ?? 0) !== mine.length) problems.push(`user ${profile.username}: total_posts ${profile.total_posts}, published ${mine.length}`);
+    if (Number(profile.total_posts ?? 0) !== mine.length)
+      problems.push(`user ${profile.username}: total_posts ${profile.total_posts}, published ${mine.length}`);
     const featured = mine.filter((post) => post.is_featured === true).length;
-    if (Number(profile.total_featured_posts ?? 0) !== featured) problems.push(`user ${profile.username}: total_featured_posts ${profile.total_featured_posts}, featured ${featured}`);
+    if (Number(profile.total_featured_posts ?? 0) !== featured)
+      problems.push(`user ${profile.username}: total_featured_posts ${profile.total_featured_posts}, featured ${featured}`);
   }
 
   // Totals: the site's (summed over their shards) and each user's own post counts, from the posts.
-  const shardSum = (total: string, attribute: string) =>
-    starts(`TOTAL#${total}#`).reduce((sum, shard) => sum + Number(shard[attribute] ?? 0), 0);
+  const shardSum = (total: string, attribute: string) => starts(`TOTAL#${total}#`).reduce((sum, shard) => sum + Number(shard[attribute] ?? 0), 0);
   const totals: [string, number, number][] = [
     ['published posts', shardSum('POSTS', 'posts'), posts.filter((post) => post.publish === true).length],
     ['published featured posts', shardSum('POSTS', 'featured'), posts.filter((post) => post.publish === true && post.is_featured === true).length],
@@ -230,7 +271,8 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
     const list = votesByPost.get(String(post.id)) ?? [];
     const up = list.filter((vote) => vote.vote === 'up').length;
     if (Number(post.rating_likes) !== up) problems.push(`post ${post.slug}: rating_likes ${post.rating_likes}, up votes ${up}`);
-    if (Number(post.rating_dislikes) !== list.length - up) problems.push(`post ${post.slug}: rating_dislikes ${post.rating_dislikes}, down votes ${list.length - up}`);
+    if (Number(post.rating_dislikes) !== list.length - up)
+      problems.push(`post ${post.slug}: rating_dislikes ${post.rating_dislikes}, down votes ${list.length - up}`);
   }
 
   // Favorites: one per (post, user), of an existing user and (until the stream consumer removes
@@ -242,9 +284,14 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
     const postId = String(favorite.PK).slice('FAVORITE#'.length);
     if (!postIds.has(postId)) problems.push(`${ORPHAN_FAVORITE} ${favorite.PK} | ${favorite.SK} (post gone)`);
     const holder = profileByName.get(String(favorite.username));
-    if (!holder || Number(holder.id) !== Number(favorite.user_id)) problems.push(`favorite ${favorite.PK} | ${favorite.SK} of unknown user ${favorite.username}`);
-    if (keys.favorite(postId, Number(favorite.user_id)).SK !== favorite.SK || favorite.post_id !== postId) problems.push(`favorite ${favorite.PK} | ${favorite.SK} not keyed by its post and user`);
-    if (favorite.GSI1PK !== listPartitions.favoritesOf(String(favorite.username)) || favorite.GSI1SK !== listSortKeys.favorite(String(favorite.created), postId)) {
+    if (!holder || Number(holder.id) !== Number(favorite.user_id))
+      problems.push(`favorite ${favorite.PK} | ${favorite.SK} of unknown user ${favorite.username}`);
+    if (keys.favorite(postId, Number(favorite.user_id)).SK !== favorite.SK || favorite.post_id !== postId)
+      problems.push(`favorite ${favorite.PK} | ${favorite.SK} not keyed by its post and user`);
+    if (
+      favorite.GSI1PK !== listPartitions.favoritesOf(String(favorite.username)) ||
+      favorite.GSI1SK !== listSortKeys.favorite(String(favorite.created), postId)
+    ) {
       problems.push(`favorite ${favorite.PK} | ${favorite.SK}: list keys do not match`);
     }
     favoritesByPost.set(postId, [...(favoritesByPost.get(postId) ?? []), favorite]);
@@ -256,7 +303,8 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
   }
   for (const profile of profiles) {
     const held = favoritesByHolder.get(String(profile.username)) ?? 0;
-    if (Number(profile.total_favorites ?? 0) !== held) problems.push(`user ${profile.username}: total_favorites ${profile.total_favorites}, favorites held ${held}`);
+    if (Number(profile.total_favorites ?? 0) !== held)
+      problems.push(`user ${profile.username}: total_favorites ${profile.total_favorites}, favorites held ${held}`);
   }
 
   // Search index: exactly one posting per (indexed term, post: its words, and the draft mark of a
@@ -264,7 +312,11 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
   // posting was written (a rename rewrites only the words it changed), so it is not compared.
   // The backlog statement shares the index's own partition with the drafts' marks; it is no posting.
   const backlog = keys.indexBacklog();
-  const postings = new Map(starts('WORD#').filter((item) => item.PK !== backlog.PK || item.SK !== backlog.SK).map((item) => [`${item.PK} | ${item.SK}`, item]));
+  const postings = new Map(
+    starts('WORD#')
+      .filter((item) => item.PK !== backlog.PK || item.SK !== backlog.SK)
+      .map((item) => [`${item.PK} | ${item.SK}`, item]),
+  );
   for (const text of texts) {
     const post = indexedPost(text);
     if (!post) continue;
@@ -278,7 +330,11 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
       }
       const { text_version: version, post_id: id, author, author_id, created } = postingFromItem(item, new Set());
       const expected = post;
-      if (id !== expected.id || version > expected.text_version || JSON.stringify({ author, author_id, created }) !== JSON.stringify({ author: expected.author, author_id: expected.author_id, created: expected.created })) {
+      if (
+        id !== expected.id ||
+        version > expected.text_version ||
+        JSON.stringify({ author, author_id, created }) !== JSON.stringify({ author: expected.author, author_id: expected.author_id, created: expected.created })
+      ) {
         problems.push(`${SEARCH_INDEX} posting ${key.PK} | ${key.SK} does not match its post`);
       }
     }
@@ -314,7 +370,9 @@ export async function settledTable(table: string, timeoutMs = 15_000): Promise<I
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const items = await scanTable(table);
-    const pending = invariantProblems(items).some((problem) => [ORPHAN_VISIT, ORPHAN_VOTE, ORPHAN_FAVORITE, SEARCH_INDEX].some((kind) => problem.startsWith(kind)));
+    const pending = invariantProblems(items).some((problem) =>
+      [ORPHAN_VISIT, ORPHAN_VOTE, ORPHAN_FAVORITE, SEARCH_INDEX].some((kind) => problem.startsWith(kind)),
+    );
     if (!pending || Date.now() > deadline) return items;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -71,7 +71,9 @@ function refusal(actor: Actor, forOther: { status: number; body: unknown }, logo
 }
 
 async function newPost(publish: boolean, n: string) {
-  const response = await owner.api.post('/posts', { form: { title: `Owned ${w} ${n}`, description: `owned ${n}`, tags: `Owned ${w}`, publish: String(publish) } });
+  const response = await owner.api.post('/posts', {
+    form: { title: `Owned ${w} ${n}`, description: `owned ${n}`, tags: `Owned ${w}`, publish: String(publish) },
+  });
   expect(response.status).toBe(201);
   return response.body.slug as string;
 }
@@ -149,7 +151,7 @@ describe('object-level authorization: every write endpoint × every kind of call
           success: 201,
         },
         {
-          name: 'POST /posts/detail/{slug}/vote (on the other user\'s post)',
+          name: "POST /posts/detail/{slug}/vote (on the other user's post)",
           send: (actor) => clientOf(actor).post(`/posts/detail/${othersPost.body.slug}/vote`, { form: { vote: 'up' } }),
           // Its author cannot vote on it.
           refused: (actor) => refusal(actor, { status: 403, body: { detail: 'You cannot vote on your own post.' } }),
@@ -157,14 +159,14 @@ describe('object-level authorization: every write endpoint × every kind of call
           verify: async (response) => expect(response.body).toEqual({ vote: 'up', rating_likes: 1, rating_dislikes: 0 }),
         },
         {
-          name: 'POST /posts/detail/{slug}/favorite (the owner\'s draft)',
+          name: "POST /posts/detail/{slug}/favorite (the owner's draft)",
           send: (actor) => clientOf(actor).post(`/posts/detail/${favoriteDraft}/favorite`),
           refused: (actor) => refusal(actor, { status: 404, body: NOT_FOUND }),
           success: 200,
           verify: async (response) => expect(response.body).toEqual({ favorited: true, total_favorites: 1 }),
         },
         {
-          name: 'DELETE /posts/detail/{slug}/favorite (the owner\'s draft)',
+          name: "DELETE /posts/detail/{slug}/favorite (the owner's draft)",
           send: (actor) => clientOf(actor).delete(`/posts/detail/${favoriteDraft}/favorite`),
           refused: (actor) => refusal(actor, { status: 404, body: NOT_FOUND }),
           success: 200,

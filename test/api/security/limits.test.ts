@@ -48,7 +48,12 @@ describe('body size', () => {
         ['application/x-www-form-urlencoded', `title=Big&description=${'x'.repeat(MiB)}`.slice(0, MiB + 1)],
       ] as const) {
         expect(Buffer.byteLength(body)).toBe(MiB + 1);
-        const response = await rawRequest(origin, { method, path, body, headers: { 'Content-Type': type, ...(authed ? { Authorization: `Token ${alice.token}` } : {}) } });
+        const response = await rawRequest(origin, {
+          method,
+          path,
+          body,
+          headers: { 'Content-Type': type, ...(authed ? { Authorization: `Token ${alice.token}` } : {}) },
+        });
         expect(response.status, `${method} ${path} ${type}`).toBe(413);
         expect(JSON.parse(response.text)).toEqual({ detail: `Request body exceeds the limit of ${MiB} bytes.` });
       }
@@ -61,7 +66,12 @@ describe('body size', () => {
     const skeleton = JSON.stringify({ title: `Exact ${w}`, description: '' });
     const body = JSON.stringify({ title: `Exact ${w}`, description: 'x'.repeat(MiB - skeleton.length) });
     expect(Buffer.byteLength(body)).toBe(MiB);
-    const response = await rawRequest(origin, { method: 'PUT', path: `/api/v1/users/detail/${alice.username}`, body, headers: { 'Content-Type': 'application/json', Authorization: `Token ${alice.token}` } });
+    const response = await rawRequest(origin, {
+      method: 'PUT',
+      path: `/api/v1/users/detail/${alice.username}`,
+      body,
+      headers: { 'Content-Type': 'application/json', Authorization: `Token ${alice.token}` },
+    });
     expect(response.status).toBe(200);
   });
 });
@@ -70,7 +80,11 @@ describe('page size', () => {
   it('caps /users and /posts at 100 whatever page_size asks, with a Link to the rest', async () => {
     for (let i = 0; i < 101; i += 25) await Promise.all(Array.from({ length: Math.min(25, 101 - i) }, (_, k) => createUser(`${w}u${i + k}`, null)));
     for (let i = 0; i < 101; i += 25) {
-      const created = await Promise.all(Array.from({ length: Math.min(25, 101 - i) }, (_, k) => alice.api.post('/posts', { form: { title: `Paged ${w} ${i + k}`, description: 'p', publish: 'true' } })));
+      const created = await Promise.all(
+        Array.from({ length: Math.min(25, 101 - i) }, (_, k) =>
+          alice.api.post('/posts', { form: { title: `Paged ${w} ${i + k}`, description: 'p', publish: 'true' } }),
+        ),
+      );
       for (const response of created) expect(response.status).toBe(201);
     }
     for (const path of ['/users', '/posts']) {
@@ -81,7 +95,12 @@ describe('page size', () => {
         expect(response.headers.get('link'), `${path}?page_size=${size}`).toMatch(/rel="next"/);
       }
       // In a GET body too, for the posts list.
-      const body = await rawRequest(origin, { method: 'GET', path: `/api/v1${path}`, body: JSON.stringify({ page_size: 100_000 }), headers: { 'Content-Type': 'application/json', Authorization: `Token ${alice.token}` } });
+      const body = await rawRequest(origin, {
+        method: 'GET',
+        path: `/api/v1${path}`,
+        body: JSON.stringify({ page_size: 100_000 }),
+        headers: { 'Content-Type': 'application/json', Authorization: `Token ${alice.token}` },
+      });
       expect(body.status).toBe(200);
       expect(JSON.parse(body.text).length).toBeLessThanOrEqual(100);
     }
@@ -117,7 +136,9 @@ describe('field lengths', () => {
   }, 60_000);
 
   it('holds tags at 20 per post and 100 characters each', async () => {
-    const twenty = await alice.api.post('/posts', { form: { title: `Tags ${w}`, description: 'd', tags: Array.from({ length: 20 }, (_, i) => `Tag ${w} ${i}`).join(',') } });
+    const twenty = await alice.api.post('/posts', {
+      form: { title: `Tags ${w}`, description: 'd', tags: Array.from({ length: 20 }, (_, i) => `Tag ${w} ${i}`).join(',') },
+    });
     expect(twenty.status, twenty.text).toBe(201);
     expect(twenty.body.tags).toHaveLength(20);
     const before = fingerprint(await settledTable(api.table));
@@ -139,8 +160,10 @@ describe('field lengths', () => {
     expect(hundred.status, hundred.text).toBe(200);
   });
 
-  it('holds a tag\'s title at 100 and its slug at 200', async () => {
-    const at = await alice.api.post('/tags', { json: { title: `${'A'.repeat(100 - w.length)}${w}`, slug: `${'s'.repeat(200 - w.length - 1)}-${w}`.slice(0, 200) } });
+  it("holds a tag's title at 100 and its slug at 200", async () => {
+    const at = await alice.api.post('/tags', {
+      json: { title: `${'A'.repeat(100 - w.length)}${w}`, slug: `${'s'.repeat(200 - w.length - 1)}-${w}`.slice(0, 200) },
+    });
     expect(at.status, at.text).toBe(201);
     const before = fingerprint(await settledTable(api.table));
     const over = await alice.api.post('/tags', { json: { title: `${'B'.repeat(101 - w.length)}${w}`, slug: 'x'.repeat(201) } });

@@ -49,9 +49,12 @@ interface Captured {
 
 function capture(): Captured {
   const chunks: string[] = [];
-  const text = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.name}: ${a.message}\n${a.stack}` : JSON.stringify(a))).join(' ');
+  const text = (args: unknown[]) =>
+    args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.name}: ${a.message}\n${a.stack}` : JSON.stringify(a))).join(' ');
   const spies = [
-    ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((method) => vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void chunks.push(text(args)))),
+    ...(['log', 'info', 'warn', 'error', 'debug', 'trace'] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void chunks.push(text(args))),
+    ),
     ...[process.stdout, process.stderr].map((stream) =>
       vi.spyOn(stream, 'write').mockImplementation(((chunk: string | Uint8Array) => {
         chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
@@ -61,7 +64,11 @@ function capture(): Captured {
   ];
   return {
     get lines() {
-      return chunks.join('\n').split('\n').map((line) => line.trim()).filter(Boolean);
+      return chunks
+        .join('\n')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
     },
     restore: () => spies.forEach((spy) => spy.mockRestore()),
   };
@@ -81,7 +88,12 @@ describe('logs', () => {
       ]);
       secrets.push(`${PASSWORD}-wrong`);
       for (const response of logins.slice(0, 2)) secrets.push(response.body.token);
-      const malformed = await rawRequest(origin, { method: 'POST', path: '/api/v1/login', body: `{"username": "${alice.username}", "password": "${PASSWORD}"`, headers: { 'Content-Type': 'application/json' } });
+      const malformed = await rawRequest(origin, {
+        method: 'POST',
+        path: '/api/v1/login',
+        body: `{"username": "${alice.username}", "password": "${PASSWORD}"`,
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(malformed.status).toBe(400);
 
       // Authenticated traffic, including a body that quotes the token.
@@ -125,13 +137,15 @@ describe('logs', () => {
     const hash = String(Item!.password);
     const lines = output.lines;
     // The run was loud enough to mean something.
-    const parsed = lines.filter((line) => !line.startsWith('(node:') && !line.startsWith('(Use `node')).map((line) => {
-      try {
-        return JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        return line;
-      }
-    });
+    const parsed = lines
+      .filter((line) => !line.startsWith('(node:') && !line.startsWith('(Use `node'))
+      .map((line) => {
+        try {
+          return JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return line;
+        }
+      });
     const notJson = parsed.filter((entry) => typeof entry === 'string' || entry === null || Array.isArray(entry));
     expect(notJson, 'every log line is a JSON object').toEqual([]);
     const levels = parsed.map((entry) => String((entry as Record<string, unknown>).level ?? '').toLowerCase());
@@ -150,6 +164,8 @@ describe('logs', () => {
     expect(all).not.toMatch(/\$2[aby]\$\d\d\$/);
     expect(all).not.toMatch(/"?authorization"?\s*[:=]\s*"?(token|bearer)\s/i);
     expect(all).not.toMatch(/\b(token|bearer) [0-9a-f]{40}\b/i);
-    console.info(`logs: ${lines.length} lines captured, levels ${JSON.stringify(levels.reduce<Record<string, number>>((acc, l) => ({ ...acc, [l || 'other']: (acc[l || 'other'] ?? 0) + 1 }), {}))}`);
+    console.info(
+      `logs: ${lines.length} lines captured, levels ${JSON.stringify(levels.reduce<Record<string, number>>((acc, l) => ({ ...acc, [l || 'other']: (acc[l || 'other'] ?? 0) + 1 }), {}))}`,
+    );
   }, 60_000);
 });

@@ -66,14 +66,38 @@ function expectNoPollution(): void {
 
 describe('mass assignment: read-only fields in write bodies are ignored', () => {
   it.each(['json', 'form'] as const)('POST /posts (%s)', async (encoding) => {
-    const fields = { ...STORAGE, ...POST_READ_ONLY, author: bob.username, title: `Mass ${encoding} ${w}`, description: 'd', tags: `Mass ${w}`, publish: 'true' };
+    const fields = {
+      ...STORAGE,
+      ...POST_READ_ONLY,
+      author: bob.username,
+      title: `Mass ${encoding} ${w}`,
+      description: 'd',
+      tags: `Mass ${w}`,
+      publish: 'true',
+    };
     const response = encoding === 'json' ? await alice.api.post('/posts', { json: fields }) : await alice.api.post('/posts', { form: asForm(fields) });
     expect(response.status, response.text).toBe(201);
     expect(Object.keys(response.body)).toEqual(POST_FIELDS);
-    expect(response.body).toMatchObject({ author: alice.username, slug: `mass-${encoding}-${w}`, is_featured: false, rating_likes: 0, rating_dislikes: 0, total_visitors: 0, total_favorites: 0, tags: [`Mass ${w}`] });
+    expect(response.body).toMatchObject({
+      author: alice.username,
+      slug: `mass-${encoding}-${w}`,
+      is_featured: false,
+      rating_likes: 0,
+      rating_dislikes: 0,
+      total_visitors: 0,
+      total_favorites: 0,
+      tags: [`Mass ${w}`],
+    });
     expect(response.body.created).not.toBe(POST_READ_ONLY.created);
     const item = await storedPost(response.body.slug);
-    expect(item).toMatchObject({ PK: `POST#mass-${encoding}-${w}`, SK: 'POST', version: 1, author: alice.username, is_featured: false, tag_slugs: [`mass-${w}`] });
+    expect(item).toMatchObject({
+      PK: `POST#mass-${encoding}-${w}`,
+      SK: 'POST',
+      version: 1,
+      author: alice.username,
+      is_featured: false,
+      tag_slugs: [`mass-${w}`],
+    });
     expect(item.id).toMatch(/^[0-9a-f-]{36}$/);
     for (const name of ['GSI1PK', 'FeaturedPK', 'ListPK', 'ViewsSK', 'search', 'expires_at']) expect(item[name], name).toBeUndefined();
     expect(item.author_id).toBe(alice.id);
@@ -91,11 +115,29 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
     // `modified` is no read-only field of an update: it is the version the editor read, and one
     // other than the post's is a conflict (409; test/api/caching.test.ts). Here it is the post's own.
     const fields = { ...STORAGE, ...POST_READ_ONLY, modified: created.body.modified, author: bob.username, description: 'changed' };
-    const response = encoding === 'json' ? await alice.api.put(`/posts/detail/${slug}`, { json: fields }) : await alice.api.put(`/posts/detail/${slug}`, { form: asForm(fields) });
+    const response =
+      encoding === 'json'
+        ? await alice.api.put(`/posts/detail/${slug}`, { json: fields })
+        : await alice.api.put(`/posts/detail/${slug}`, { form: asForm(fields) });
     expect(response.status, response.text).toBe(200);
-    expect(response.body).toMatchObject({ author: alice.username, slug, description: 'changed', is_featured: false, rating_likes: 0, total_visitors: 0, created: created.body.created });
+    expect(response.body).toMatchObject({
+      author: alice.username,
+      slug,
+      description: 'changed',
+      is_featured: false,
+      rating_likes: 0,
+      total_visitors: 0,
+      created: created.body.created,
+    });
     const after = await storedPost(slug);
-    expect(after).toMatchObject({ id: before.id, author: alice.username, author_id: alice.id, version: before.version + 1, is_featured: false, created: before.created });
+    expect(after).toMatchObject({
+      id: before.id,
+      author: alice.username,
+      author_id: alice.id,
+      version: before.version + 1,
+      is_featured: false,
+      created: before.created,
+    });
     for (const name of ['GSI1PK', 'FeaturedPK', 'ListPK', 'ViewsSK', 'search']) expect(after[name], name).toBeUndefined();
     expect(invariantProblems(await settledTable(api.table))).toEqual([]);
     // Not even the author can move the post to a slug of their choosing.
@@ -105,7 +147,8 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
   it.each(['json', 'form'] as const)('PUT /users/detail/{username} (%s)', async (encoding) => {
     const user = await api.user('ma_user');
     const path = `/users/detail/${user.username}`;
-    const credentials = async () => (await db().send(new GetCommand({ TableName: api.table, Key: keys.userCredentials(user.username), ConsistentRead: true }))).Item!;
+    const credentials = async () =>
+      (await db().send(new GetCommand({ TableName: api.table, Key: keys.userCredentials(user.username), ConsistentRead: true }))).Item!;
     const before = { profile: (await user.api.get(path)).body, credentials: await credentials() };
     const fields = {
       ...STORAGE,
@@ -144,7 +187,9 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
   });
 
   it('POST /login ignores everything but the credentials', async () => {
-    const response = await api.client().post('/login', { json: { username: bob.username, password: bob.password, id: 1, user_id: alice.id, is_active: true, expires_at: 9_999_999_999 } });
+    const response = await api
+      .client()
+      .post('/login', { json: { username: bob.username, password: bob.password, id: 1, user_id: alice.id, is_active: true, expires_at: 9_999_999_999 } });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body)).toEqual(['token']);
     const check = await api.client(response.body.token).get('/auth');
@@ -152,7 +197,8 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
   });
 
   it('prototype keys in JSON bodies change nothing, in the stored data or in the process', async () => {
-    const raw = (n: number, extra: string) => `{"title": "Proto ${w} ${n}", "description": "d", "__proto__": {"publish": true, "is_featured": true, "isAdmin": true}, "constructor": {"prototype": {"publish": true}}${extra}}`;
+    const raw = (n: number, extra: string) =>
+      `{"title": "Proto ${w} ${n}", "description": "d", "__proto__": {"publish": true, "is_featured": true, "isAdmin": true}, "constructor": {"prototype": {"publish": true}}${extra}}`;
     for (const [path, method, body] of [
       ['/posts', 'POST', raw(1, '')],
       ['/posts', 'POST', raw(2, ', "prototype": {"publish": true}')],
@@ -168,7 +214,10 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
       expectNoPollution();
     }
     // Form fields named like prototype keys are plain (ignored) fields too.
-    const form = await alice.api.post('/posts', { raw: `title=Proto+form+${w}&description=d&__proto__%5Bpublish%5D=true&constructor%5Bprototype%5D%5Bpublish%5D=true&__proto__=x`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const form = await alice.api.post('/posts', {
+      raw: `title=Proto+form+${w}&description=d&__proto__%5Bpublish%5D=true&constructor%5Bprototype%5D%5Bpublish%5D=true&__proto__=x`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status, form.text).toBe(201);
     expect(form.body.publish).toBe(false);
     expectNoPollution();
@@ -176,10 +225,14 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
 });
 
 describe('responses carry exactly the contract fields', () => {
-  it('never a storage attribute, a hash or another user\'s secret', async () => {
+  it("never a storage attribute, a hash or another user's secret", async () => {
     const created = await alice.api.post('/posts', { form: { title: `Exposed ${w}`, description: 'd', tags: `Exposed ${w}`, publish: 'true' } });
     const responses = {
-      post: [created.body, (await bob.api.get(`/posts/detail/${created.body.slug}`)).body, ...(await bob.api.get('/posts', { query: { q: `exposed ${w}` } })).body],
+      post: [
+        created.body,
+        (await bob.api.get(`/posts/detail/${created.body.slug}`)).body,
+        ...(await bob.api.get('/posts', { query: { q: `exposed ${w}` } })).body,
+      ],
       profile: [(await bob.api.get(`/users/detail/${alice.username}`)).body, ...(await bob.api.get('/users')).body],
       tag: [(await bob.api.get(`/tags/detail/exposed-${w}`)).body, ...(await bob.api.get('/tags', { query: { q: `exposed ${w}` } })).body],
     };
@@ -194,15 +247,34 @@ describe('responses carry exactly the contract fields', () => {
 });
 
 describe('function-level authorization', () => {
-  it('no route exposes an administrator\'s action; they live in the admin CLI only', () => {
+  it("no route exposes an administrator's action; they live in the admin CLI only", () => {
     const operations = [
-      'POST /login', 'GET /logout', 'GET /auth', 'GET /users', 'GET /users/detail/{username}', 'PUT /users/detail/{username}', 'GET /tags', 'POST /tags',
-      'GET /tags/detail/{slug}', 'GET /posts', 'POST /posts', 'GET /posts/detail/{slug}', 'PUT /posts/detail/{slug}', 'DELETE /posts/detail/{slug}',
-      'GET /posts/tagged/{slug}', 'GET /posts/author/{username}', 'GET /posts/me',
+      'POST /login',
+      'GET /logout',
+      'GET /auth',
+      'GET /users',
+      'GET /users/detail/{username}',
+      'PUT /users/detail/{username}',
+      'GET /tags',
+      'POST /tags',
+      'GET /tags/detail/{slug}',
+      'GET /posts',
+      'POST /posts',
+      'GET /posts/detail/{slug}',
+      'PUT /posts/detail/{slug}',
+      'DELETE /posts/detail/{slug}',
+      'GET /posts/tagged/{slug}',
+      'GET /posts/author/{username}',
+      'GET /posts/me',
       // A user's own sign-up and password change (an administrator's set-password stays in the CLI).
-      'POST /users', 'POST /users/detail/{username}/password',
-      'GET /posts/detail/{slug}/vote', 'POST /posts/detail/{slug}/vote', 'DELETE /posts/detail/{slug}/vote',
-      'GET /posts/detail/{slug}/favorite', 'POST /posts/detail/{slug}/favorite', 'DELETE /posts/detail/{slug}/favorite',
+      'POST /users',
+      'POST /users/detail/{username}/password',
+      'GET /posts/detail/{slug}/vote',
+      'POST /posts/detail/{slug}/vote',
+      'DELETE /posts/detail/{slug}/vote',
+      'GET /posts/detail/{slug}/favorite',
+      'POST /posts/detail/{slug}/favorite',
+      'DELETE /posts/detail/{slug}/favorite',
       'GET /users/detail/{username}/favorites',
     ];
     const routes = ROUTES.map((route) => ({ key: `${route.method} ${route.path}`, access: route.access }));
@@ -237,7 +309,9 @@ describe('function-level authorization', () => {
 describe('outbound requests (server-side request forgery)', () => {
   it('the service code calls nothing but DynamoDB: no HTTP client, socket or fetch in lib/ or functions/', () => {
     const files = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+      );
     const sources = [...files('lib'), ...files('functions')];
     expect(sources.length).toBeGreaterThan(30);
     for (const file of sources) {
@@ -249,7 +323,9 @@ describe('outbound requests (server-side request forgery)', () => {
 
   it('stores URL fields as text and never follows them', async () => {
     // A URL pointing at the instance metadata service is only a string to the service.
-    const response = await bob.api.put(`/users/detail/${bob.username}`, { form: { website: 'http://169.254.169.254/latest/meta-data/', github: 'http://localhost:8000/' } });
+    const response = await bob.api.put(`/users/detail/${bob.username}`, {
+      form: { website: 'http://169.254.169.254/latest/meta-data/', github: 'http://localhost:8000/' },
+    });
     expect(response.status).toBe(200);
     expect(response.body.website).toBe('http://169.254.169.254/latest/meta-data/');
     const rejected = await bob.api.put(`/users/detail/${bob.username}`, { form: { website: 'file:///etc/passwd' } });

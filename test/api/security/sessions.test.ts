@@ -45,7 +45,7 @@ describe('tokens', () => {
     }
   });
 
-  it('expire TOKEN_TTL_DAYS after login (default 30), on the table\'s TTL attribute', async () => {
+  it("expire TOKEN_TTL_DAYS after login (default 30), on the table's TTL attribute", async () => {
     const ttl = await dynamodb().send(new DescribeTimeToLiveCommand({ TableName: api.table }));
     expect(ttl.TimeToLiveDescription).toMatchObject({ TimeToLiveStatus: 'ENABLED', AttributeName: 'expires_at' });
 
@@ -53,7 +53,13 @@ describe('tokens', () => {
       Number((await db().send(new GetCommand({ TableName: api.table, Key: keys.token(sha256(token)), ConsistentRead: true }))).Item!.expires_at);
     const previous = process.env.TOKEN_TTL_DAYS;
     try {
-      for (const [setting, days] of [[undefined, 30], ['7', 7], ['0.5', 0.5], ['-3', 30], ['abc', 30]] as const) {
+      for (const [setting, days] of [
+        [undefined, 30],
+        ['7', 7],
+        ['0.5', 0.5],
+        ['-3', 30],
+        ['abc', 30],
+      ] as const) {
         if (setting === undefined) delete process.env.TOKEN_TTL_DAYS;
         else process.env.TOKEN_TTL_DAYS = setting;
         const now = Math.floor(Date.now() / 1000);
@@ -115,8 +121,14 @@ describe('login gives nothing away', () => {
 
   it('answers requests about existing and unknown users identically without a valid token', async () => {
     for (const client of [api.client(), api.client('0'.repeat(40))]) {
-      const existing = await Promise.all([client.get(`/users/detail/${alice.username}`), client.put(`/users/detail/${alice.username}`, { form: { location: 'x' } })]);
-      const unknown = await Promise.all([client.get(`/users/detail/${unique('ss_none')}`), client.put(`/users/detail/${unique('ss_none')}`, { form: { location: 'x' } })]);
+      const existing = await Promise.all([
+        client.get(`/users/detail/${alice.username}`),
+        client.put(`/users/detail/${alice.username}`, { form: { location: 'x' } }),
+      ]);
+      const unknown = await Promise.all([
+        client.get(`/users/detail/${unique('ss_none')}`),
+        client.put(`/users/detail/${unique('ss_none')}`, { form: { location: 'x' } }),
+      ]);
       for (let i = 0; i < existing.length; i++) expect(shape(unknown[i]!)).toEqual(shape(existing[i]!));
     }
   });
@@ -152,7 +164,14 @@ describe('login gives nothing away', () => {
     const bcryptMs = Math.round(median(reference) * 10) / 10;
     // The fastest reference check is the work itself, least disturbed by other load.
     const bcryptMinMs = Math.round(Math.min(...reference) * 10) / 10;
-    recordFigures('login-timing', { samplesEach: TIMING_SAMPLES, bcryptCost: BCRYPT_COST, bcryptCheckMedianMs: bcryptMs, bcryptCheckMinMs: bcryptMinMs, loginMedianMs: medians, unknownToWrongRatio: Math.round((medians.unknownUser! / medians.wrongPassword!) * 100) / 100 });
+    recordFigures('login-timing', {
+      samplesEach: TIMING_SAMPLES,
+      bcryptCost: BCRYPT_COST,
+      bcryptCheckMedianMs: bcryptMs,
+      bcryptCheckMinMs: bcryptMinMs,
+      loginMedianMs: medians,
+      unknownToWrongRatio: Math.round((medians.unknownUser! / medians.wrongPassword!) * 100) / 100,
+    });
     // The work is done on every path: each refusal takes at least most of one bcrypt check.
     for (const [kind, value] of Object.entries(medians)) expect(value, `${kind} median vs bcrypt ${bcryptMinMs} ms`).toBeGreaterThan(bcryptMinMs * 0.8);
   }, 120_000);

@@ -13,8 +13,7 @@ export function PostCard({ post, showState = false }: { post: PostSummary; showS
       <p class="meta">
         {showState && !post.publish && <span class="badge">Draft</span>}
         {post.is_featured && <span class="badge">Featured</span>}
-        By <a href={paths.user(post.author)}>{post.author}</a> · <DateTime value={post.created} />
-        {' '}· {post.reading_time_minutes} min read
+        By <a href={paths.user(post.author)}>{post.author}</a> · <DateTime value={post.created} /> · {post.reading_time_minutes} min read
       </p>
       {post.excerpt && <p class="excerpt">{post.excerpt}</p>}
       {post.tags.length > 0 && (

@@ -93,7 +93,15 @@ export function PostForm({ initial, save, reload }: Props) {
       />
       <Field name="tags" label="Tags" value={fields.tags} onInput={set('tags')} errors={errors} hint="Separate tags with commas." />
       <Field name="keywords" label="Keywords" value={fields.keywords} onInput={set('keywords')} errors={errors} />
-      <Field name="meta_description" label="Meta description" value={fields.meta_description} onInput={set('meta_description')} errors={errors} multiline rows={2} />
+      <Field
+        name="meta_description"
+        label="Meta description"
+        value={fields.meta_description}
+        onInput={set('meta_description')}
+        errors={errors}
+        multiline
+        rows={2}
+      />
       <div class="field checkbox">
         <input
           id="field-publish"

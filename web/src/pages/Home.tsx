@@ -37,7 +37,13 @@ export default function Home() {
     <>
       <h1>{heading}</h1>
       <Tabs label="Sort" tabs={SORTS.map((s) => ({ label: s.label, href: href(1, s.value), current: s.value === sort }))} />
-      <PostList state={state} reload={reload} page={page} href={(p) => href(p)} empty={q ? 'No posts match your search.' : sort === 'featured' ? 'No featured posts yet.' : 'No posts yet.'} />
+      <PostList
+        state={state}
+        reload={reload}
+        page={page}
+        href={(p) => href(p)}
+        empty={q ? 'No posts match your search.' : sort === 'featured' ? 'No featured posts yet.' : 'No posts yet.'}
+      />
     </>
   );
 }

@@ -147,9 +147,7 @@ function Reactions({ post }: { post: PostData }) {
     const before = { favorited, favorites };
     setFavorited(!favorited);
     setFavorites(favorites + (favorited ? -1 : 1));
-    const result = await outcome(() =>
-      favorited ? api.DELETE('/posts/detail/{slug}/favorite', path) : api.POST('/posts/detail/{slug}/favorite', path),
-    );
+    const result = await outcome(() => (favorited ? api.DELETE('/posts/detail/{slug}/favorite', path) : api.POST('/posts/detail/{slug}/favorite', path)));
     if (result.ok) {
       setFavorited(result.data.favorited);
       setFavorites(result.data.total_favorites);
@@ -224,23 +222,23 @@ function AuthorActions({ post }: { post: PostData }) {
         Delete
       </button>
       {createPortal(
-      <dialog ref={dialog} aria-labelledby="delete-title" aria-describedby="delete-text">
-        <h2 id="delete-title">Delete this post?</h2>
-        <p id="delete-text">“{post.title}” will be gone for good, with its votes and favorites.</p>
-        {failure && (
-          <Alert>
-            <p>{describe(failure)}</p>
-          </Alert>
-        )}
-        <div class="actions">
-          <button type="button" class="danger" onClick={remove} disabled={busy}>
-            Delete
-          </button>
-          <button type="button" onClick={() => dialog.current?.close()}>
-            Cancel
-          </button>
-        </div>
-      </dialog>,
+        <dialog ref={dialog} aria-labelledby="delete-title" aria-describedby="delete-text">
+          <h2 id="delete-title">Delete this post?</h2>
+          <p id="delete-text">“{post.title}” will be gone for good, with its votes and favorites.</p>
+          {failure && (
+            <Alert>
+              <p>{describe(failure)}</p>
+            </Alert>
+          )}
+          <div class="actions">
+            <button type="button" class="danger" onClick={remove} disabled={busy}>
+              Delete
+            </button>
+            <button type="button" onClick={() => dialog.current?.close()}>
+              Cancel
+            </button>
+          </div>
+        </dialog>,
         // Outside main: the dialog is a landmark of its own, its "Delete" is not main's.
         document.body,
       )}

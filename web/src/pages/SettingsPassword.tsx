@@ -51,7 +51,15 @@ function PasswordForm() {
         void submit();
       }}
     >
-      <Field name="old_password" label="Current password" type="password" value={current} onInput={setCurrent} errors={errors} autoComplete="current-password" />
+      <Field
+        name="old_password"
+        label="Current password"
+        type="password"
+        value={current}
+        onInput={setCurrent}
+        errors={errors}
+        autoComplete="current-password"
+      />
       <Field name="new_password" label="New password" type="password" value={next} onInput={setNext} errors={errors} autoComplete="new-password" />
       <FormAlert messages={other} failure={failure} onRetry={() => void submit()} />
       {done && (

@@ -66,7 +66,10 @@ function ProfileForm({ profile }: { profile: Profile }) {
       setSaved(true);
       return null;
     });
-  const other = otherErrors(errors, FIELDS.map((f) => f.name));
+  const other = otherErrors(
+    errors,
+    FIELDS.map((f) => f.name),
+  );
 
   return (
     <form

@@ -11,8 +11,7 @@ export default function TagPage({ slug }: { slug: string }) {
   const page = pageNumber(query.page);
   const tag = useLoad(() => outcome(() => api.GET('/tags/detail/{slug}', { params: { path: { slug } } })), [slug]);
   const posts = useLoad(
-    () =>
-      summaries(() => api.GET('/posts/tagged/{slug}', { params: { path: { slug }, query: { page, page_size: PAGE_SIZE, view: 'summary' } } })),
+    () => summaries(() => api.GET('/posts/tagged/{slug}', { params: { path: { slug }, query: { page, page_size: PAGE_SIZE, view: 'summary' } } })),
     [slug, page],
   );
   const title = tag.state.status === 'done' && tag.state.ok ? tag.state.data.title : null;
@@ -23,7 +22,8 @@ export default function TagPage({ slug }: { slug: string }) {
         <>
           <h1>Posts tagged “{data.title}”</h1>
           <p class="meta">
-            {data.total_posts} {data.total_posts === 1 ? 'post' : 'posts'} · <a href={`/api/v1/feed?tag=${encodeURIComponent(data.slug)}`}>RSS feed of this tag</a>
+            {data.total_posts} {data.total_posts === 1 ? 'post' : 'posts'} ·{' '}
+            <a href={`/api/v1/feed?tag=${encodeURIComponent(data.slug)}`}>RSS feed of this tag</a>
           </p>
           <PostList {...posts} page={page} href={(p) => withQuery(paths.tag(slug), { page: p > 1 ? p : '' })} empty="No posts carry this tag yet." />
         </>

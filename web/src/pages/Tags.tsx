@@ -49,7 +49,10 @@ export default function Tags() {
               <ul class="tag-cloud">
                 {tags.map((tag) => (
                   <li key={tag.slug}>
-                    <a href={paths.tag(tag.slug)}>{tag.title}</a> <span class="meta">{tag.total_posts} {tag.total_posts === 1 ? 'post' : 'posts'}</span>
+                    <a href={paths.tag(tag.slug)}>{tag.title}</a>{' '}
+                    <span class="meta">
+                      {tag.total_posts} {tag.total_posts === 1 ? 'post' : 'posts'}
+                    </span>
                   </li>
                 ))}
               </ul>

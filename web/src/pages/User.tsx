@@ -45,14 +45,11 @@ export default function UserPage({ username }: { username: string }) {
   const page = pageNumber(query.page);
   const profile = useLoad(() => outcome(() => api.GET('/users/detail/{username}', { params: { path: { username } } })), [username]);
   const posts = useLoad(
-    () =>
-      summaries(() =>
-        api.GET('/posts/author/{username}', { params: { path: { username }, query: { page, page_size: PAGE_SIZE, view: 'summary' } } }),
-      ),
+    () => summaries(() => api.GET('/posts/author/{username}', { params: { path: { username }, query: { page, page_size: PAGE_SIZE, view: 'summary' } } })),
     [username, page],
   );
   const loaded = profile.state.status === 'done' && profile.state.ok ? profile.state.data : null;
-  useTitle(loaded ? (loaded.display_name || loaded.user) : null);
+  useTitle(loaded ? loaded.display_name || loaded.user : null);
   return (
     <Content state={profile.state} reload={profile.reload}>
       {(data) => (
