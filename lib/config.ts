@@ -140,12 +140,17 @@ export function signupAttemptLimit(): RateLimitSetting {
   return { max: limitSetting('signupsPerAddress'), windowSeconds: limitSetting('signupWindowSeconds') };
 }
 
-export const DEFAULT_RETRY_BUDGET_MS = 4000;
+export const DEFAULT_RETRY_BUDGET_MS = 8000;
 
-/** The retry budget of one request in milliseconds (lib/retry.ts): RETRY_BUDGET_MS, default 4000. */
+/** The retry budget of one request in milliseconds (lib/retry.ts): RETRY_BUDGET_MS, default 8000 (within the function's time left). */
 export function retryBudgetMs(): number {
   const value = Number(env.RETRY_BUDGET_MS);
   return Number.isFinite(value) && value >= 0 ? value : DEFAULT_RETRY_BUDGET_MS;
+}
+
+/** Postings a rebuild of the search index writes per second at most (lib/search/reindex.ts): REINDEX_WRITES_PER_SECOND, default 500. */
+export function reindexWritesPerSecond(fallback: number): number {
+  return positiveSetting('REINDEX_WRITES_PER_SECOND', fallback);
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
