@@ -7,7 +7,7 @@ import { PAGE_SIZES, parsePageRequest, type ListedPage, type Page, type PageRequ
 import { readListedPosts } from '#lib/posts/listed.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import { parseView, type PostView } from '#lib/posts/summary.ts';
-import { queryWords } from '#lib/search/words.ts';
+import { codePoints, QUERY_LIMITS, queryWords } from '#lib/search/words.ts';
 import type { Input } from '#lib/validation.ts';
 import { parseSort, type PostList, type PostSort } from './post-lists.ts';
 import { firstReads, searchPage, type SearchScope } from './search.ts';
@@ -117,6 +117,8 @@ export function openPostList(list: PostList, query: Record<string, string | unde
   let view: PostView;
   try {
     params = listParams(query, body, [...LIST_PARAMS, ...extra]);
+    // A search reads q up to its limit (lib/search/words.ts): so does the Link of its next page.
+    if (params.q !== undefined) params.q = codePoints(params.q, QUERY_LIMITS.length);
     view = parseView(params.view);
     request = parsePageRequest(params, PAGE_SIZES.posts);
   } catch (error) {

@@ -113,8 +113,26 @@ export function creationPlan(input: {
   const read = [...held.values()].sort(newestFirst).slice(0, wanted);
   const cut = held.size > wanted ? read.at(-1)! : undefined;
   const unheld = fresh.filter(({ id, key }) => !held.has(id) && (cut === undefined || key > cut.key));
-  const stoppedAt = cut ? { id: cut.id, key: cut.key } : reach === undefined ? undefined : { id: reach.slice(reach.lastIndexOf('#') + 1), key: reach };
+  const stoppedAt = cut
+    ? { id: cut.id, key: cut.key }
+    : reach !== undefined && matchesMayLieBelow(windows, reach, list)
+      ? { id: reach.slice(reach.lastIndexOf('#') + 1), key: reach }
+      : undefined;
   return { candidates: [...read, ...unheld].sort(newestFirst), ...(stoppedAt ? { stoppedAt } : {}) };
+}
+
+/**
+ * Whether a match may lie below the reach: the whole windows (a word with few postings) hold
+ * every match there is, so when none of their posts below the reach is in all of them, none is
+ * left for a next page. With no whole window, nothing is known below the reach.
+ */
+function matchesMayLieBelow(windows: readonly Window[], reach: string, list: PostList): boolean {
+  const whole = windows.filter((window) => window.reach === undefined);
+  const [first, ...others] = whole;
+  if (!first) return true;
+  for (const [id, posting] of first.postings)
+    if (posting.key < reach && list.mayHold(posting) && others.every((window) => window.postings.has(id))) return true;
+  return false;
 }
 
 const newestFirst = (a: { key: string }, b: { key: string }) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);

@@ -58,7 +58,7 @@ const TEXT_ATTRIBUTES = ['PK', 'SK', 'id', 'author', 'author_id', 'created', 'sl
 const TEXT_ITEMS = { expression: 'SK = :post AND begins_with(PK, :prefix)', values: { ':post': keys.post('').SK, ':prefix': keys.post('').PK } };
 
 /** Holds writes to a rate: waits before `count` more writes until they fit in the second's allowance. */
-class WriteRate {
+export class WriteRate {
   private available: number;
   private last = Date.now();
 
@@ -107,7 +107,8 @@ export async function reindex(options: ReindexOptions): Promise<ReindexProgress>
     await saveState(progress);
     options.onProgress?.(progress);
   };
-  await step({});
+  await saveState(progress);
+  options.onProgress?.(progress);
 
   if (progress.phase === 'count') {
     await step({ phase: 'put', total: await scanCount({ table: tableName(), filter: TEXT_ITEMS }) });

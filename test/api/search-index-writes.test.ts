@@ -118,7 +118,9 @@ describe.skipIf(BUNDLES)('the stream consumer’s writes to the search index', (
     const units = await consumerWrites(() => alice.api.put(`/posts/detail/${post.slug}`, { json: { title: `Dunlin ${marker}` } }), 200);
     // The postings of the terms kept still name the old slug: a search finds the post through its `mine` entry.
     // plover's three terms (p, pl, plov) go and dunlin's (d, du, dunl) come.
-    expect(units).toBe(termWrites({ title: `Plover ${marker}`, description: postWords.join(' ') }, { title: `Dunlin ${marker}`, description: postWords.join(' ') }));
+    expect(units).toBe(
+      termWrites({ title: `Plover ${marker}`, description: postWords.join(' ') }, { title: `Dunlin ${marker}`, description: postWords.join(' ') }),
+    );
     expect(units).toBe(6);
     expect(await found(`plover ${marker}`)).toEqual([]);
     const renamed = await found(`dunlin ${marker}`);

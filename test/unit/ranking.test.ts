@@ -88,6 +88,15 @@ describe('creationPlan', () => {
     expect(plan.stoppedAt).toBeUndefined();
   });
 
+  it('goes on below the reach only while a whole window (a word of few posts) has posts there', () => {
+    const left = creationPlan({ list, wanted, fresh: [], windows: [window('dunlin', [9, 2]), window('go', [9, 8, 7], 7)] });
+    expect(ids(left.candidates)).toEqual([9]);
+    expect(left.stoppedAt).toEqual({ id: id(7), key: key(7) });
+    const none = creationPlan({ list, wanted, fresh: [], windows: [window('dunlin', [9]), window('go', [9, 8, 7], 7)] });
+    expect(ids(none.candidates)).toEqual([9]);
+    expect(none.stoppedAt).toBeUndefined();
+  });
+
   it('takes the wanted newest, and the next page starts below the last of them', () => {
     const plan = creationPlan({ list, wanted: 2, fresh: [], windows: [window('go', [9, 8, 7, 6])] });
     expect(ids(plan.candidates)).toEqual([9, 8]);

@@ -95,6 +95,8 @@ const KNOWN_PREFIXES = [
   'VISIT#',
   'COUNTER#',
   'TERM#',
+  // The search index's rebuild state (lib/search/reindex.ts).
+  '#REINDEX',
   'FEED#',
   'USERNAME#',
   'LIMIT#',
@@ -353,7 +355,7 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
 const ORPHAN_VISIT = 'orphan visit';
 const ORPHAN_VOTE = 'orphan vote';
 const ORPHAN_FAVORITE = 'orphan favorite';
-const SEARCH_INDEX = 'search index:';
+export const SEARCH_INDEX = 'search index:';
 
 /**
  * The table once the stream consumer has caught up (it runs after the transactions): the visits,
