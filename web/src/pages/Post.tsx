@@ -12,13 +12,19 @@ import { here, loginFor, paths } from '../paths.ts';
 
 /** `/posts/<slug>`: one post, its votes and favorite, related posts; Edit and Delete for its author. */
 export default function PostPage({ slug }: { slug: string }) {
-  // The post and the Markdown renderer at once: the page appears whole.
+  // The post and the Markdown renderer at once: the page appears whole (a renderer that failed to load says so in its place).
   const { state, reload } = useLoad(async () => {
-    const [post] = await Promise.all([outcome(() => api.GET('/posts/detail/{slug}', { params: { path: { slug } } })), loadRenderer().catch(() => undefined)]);
+    const renderer = loadRenderer().catch(() => undefined);
+    const post = await outcome(() => api.GET('/posts/detail/{slug}', { params: { path: { slug } } }));
+    await renderer;
     return post;
   }, [slug]);
   if (state.status === 'done' && state.ok) return <PostView key={state.data.slug} post={state.data} />;
-  return <Content state={state} reload={reload} children={() => null} />;
+  return (
+    <Content state={state} reload={reload}>
+      {() => null}
+    </Content>
+  );
 }
 
 function PostView({ post }: { post: PostData }) {
@@ -26,6 +32,7 @@ function PostView({ post }: { post: PostData }) {
   useMetaDescription(post.meta_description?.trim() || null);
   const { username } = useSession();
   const isAuthor = username === post.author;
+  const updated = post.modified !== post.created;
   return (
     <article class="post" aria-labelledby="post-title">
       <header>
@@ -34,13 +41,9 @@ function PostView({ post }: { post: PostData }) {
           {!post.publish && <span class="badge">Draft</span>}
           {post.is_featured && <span class="badge">Featured</span>}
           By <a href={paths.user(post.author)}>{post.author}</a> · Published <DateTime value={post.created} />
-          {post.modified !== post.created && (
-            <>
-              {' '}
-              · Updated <DateTime value={post.modified} />
-            </>
-          )}{' '}
-          · {post.total_visitors} {post.total_visitors === 1 ? 'view' : 'views'}
+          {updated && ' · Updated '}
+          {updated && <DateTime value={post.modified} />}
+          {` · ${post.total_visitors} ${post.total_visitors === 1 ? 'view' : 'views'}`}
         </p>
         <TagLinks titles={post.tags} />
       </header>
