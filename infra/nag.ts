@@ -1,4 +1,4 @@
-import { DefaultStackSynthesizer, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Stack, Token, Validations, type CfnElement } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 
@@ -141,6 +141,27 @@ export const BUCKET_DEPLOYMENT_ACTIONS = ['s3:GetObject*', 's3:GetBucket*', 's3:
 export const BUCKET_DEPLOYMENT_FUNCTION_PREFIX = 'Custom::CDKBucketDeployment';
 
 /**
+ * A stack's account, region or partition as cdk-nag writes it in a finding id: the value itself
+ * when the stack's environment names it (the CLI's CDK_DEFAULT_ACCOUNT and CDK_DEFAULT_REGION),
+ * else the pseudo parameter (an environment-agnostic synth).
+ */
+function findingValue(value: string, pseudoParameter: string): string {
+  return Token.isUnresolved(value) ? `<${pseudoParameter}>` : value;
+}
+
+/**
+ * The ARN of the bootstrap assets bucket as a finding names it: DefaultStackSynthesizer names the
+ * bucket `cdk-<qualifier>-assets-<account>-<region>`, with the literal account and region of an
+ * environment-specific stack, the pseudo parameters of an agnostic one.
+ */
+export function assetsBucketArn(stack: Stack): string {
+  const qualifier = stack.synthesizer.bootstrapQualifier ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+  const account = findingValue(stack.account, 'AWS::AccountId');
+  const region = findingValue(stack.region, 'AWS::Region');
+  return `arn:${findingValue(stack.partition, 'AWS::Partition')}:s3:::cdk-${qualifier}-assets-${account}-${region}`;
+}
+
+/**
  * The function of CDK's BucketDeployment (a singleton under the stack) and its role: the managed
  * logging policy, the sync's wildcards on the assets bucket and on the site bucket's objects, and
  * its runtime. Each finding by its own id.
@@ -148,12 +169,11 @@ export const BUCKET_DEPLOYMENT_FUNCTION_PREFIX = 'Custom::CDKBucketDeployment';
 export function acknowledgeBucketDeployment(stack: Stack, role: IConstruct, siteBucket: CfnElement): void {
   const validations = Validations.of(role);
   validations.acknowledge({
-    id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+    id: `AwsSolutions-IAM4[Policy::arn:${findingValue(stack.partition, 'AWS::Partition')}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]`,
     reason: ACKNOWLEDGMENT_REASONS.bucketDeploymentManagedPolicy,
   });
-  const qualifier = (stack.node.tryGetContext('@aws-cdk/core:bootstrapQualifier') as string | undefined) ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
   const siteBucketId = stack.resolve(siteBucket.logicalId) as string;
-  const resources = [`arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-<AWS::AccountId>-<AWS::Region>/*`, `<${siteBucketId}.Arn>/*`];
+  const resources = [`${assetsBucketArn(stack)}/*`, `<${siteBucketId}.Arn>/*`];
   for (const id of [...BUCKET_DEPLOYMENT_ACTIONS.map((action) => `Action::${action}`), ...resources.map((resource) => `Resource::${resource}`)]) {
     validations.acknowledge({ id: `AwsSolutions-IAM5[${id}]`, reason: ACKNOWLEDGMENT_REASONS.bucketDeploymentWildcards });
   }

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ROUTE_KEY, stackRouteKeys } from '../../infra/route-keys.ts';
-import { CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError, throttleTotals, type DeploySettings } from '../../infra/settings.ts';
+import { cdkEnvironment, CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError, throttleTotals, type DeploySettings } from '../../infra/settings.ts';
 import { CommunityPostsStack } from '../../infra/stack.ts';
 import { loginFailureLimits, publicCacheSeconds, publicReads, signupAttemptLimit, signupClosedByDeployment } from '#lib/config.ts';
 import { API_PREFIX, ROUTES } from '#lib/routes.ts';
@@ -176,6 +176,22 @@ describe('deploy settings', () => {
     for (const logGroup of Object.values(template.findResources('AWS::Logs::LogGroup'))) {
       expect(logGroup.Properties.RetentionInDays).toBe(14);
     }
+  });
+});
+
+describe("the CLI's account and region (CDK_DEFAULT_ACCOUNT, CDK_DEFAULT_REGION)", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('make the stack environment-specific when both are set, as the CLI sets them from credentials', () => {
+    vi.stubEnv('CDK_DEFAULT_ACCOUNT', '123456789012');
+    vi.stubEnv('CDK_DEFAULT_REGION', 'eu-west-1');
+    expect(cdkEnvironment()).toEqual({ account: '123456789012', region: 'eu-west-1' });
+  });
+
+  it('leave it environment-agnostic with the region alone: the CLI sets the region even without credentials (npm run synth offline)', () => {
+    vi.stubEnv('CDK_DEFAULT_ACCOUNT', undefined);
+    vi.stubEnv('CDK_DEFAULT_REGION', 'us-east-1');
+    expect(cdkEnvironment()).toBeUndefined();
   });
 });
 
