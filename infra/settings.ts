@@ -4,6 +4,7 @@ import type { LimitSetting } from '#lib/config.ts';
 import { DEFAULT_LIMITS, type LimitsSettings } from './limits.ts';
 import { DEFAULT_PUBLIC_READS, type PublicReadSettings } from './public-reads.ts';
 import { stackRouteKeys } from './route-keys.ts';
+import { DEFAULT_STREAM_CONSUMER, type StreamConsumerSettings } from './streams.ts';
 
 // Deploy-time settings, read from CDK context: cdk.json holds the defaults, and
 // `npx cdk deploy -c name=value` overrides one. Values given with -c arrive as strings.
@@ -14,7 +15,7 @@ export interface RouteThrottle {
   burstLimit: number;
 }
 
-export interface DeploySettings extends LimitsSettings, PublicReadSettings {
+export interface DeploySettings extends LimitsSettings, PublicReadSettings, StreamConsumerSettings {
   /** Name of the CloudFormation stack. */
   stackName: string;
   /** Origins allowed by CORS; `['*']` allows any. */
@@ -65,8 +66,10 @@ export interface DeploySettings extends LimitsSettings, PublicReadSettings {
   functionErrorsAlarmCount: number;
   /** Throttled requests of the table and its indexes (reads or writes) in 5 minutes that raise an alarm. */
   tableThrottlesAlarmCount: number;
-  /** How far behind the stream consumer may fall, in seconds (the stream's iterator age), before its alarm. */
+  /** How far behind the stream consumer may fall, in seconds (the stream's iterator age, its maximum in a minute), before its alarm. */
   streamIteratorAgeAlarmSeconds: number;
+  /** The minutes in a row the iterator age must stay that high to raise the alarm. */
+  streamIteratorAgeAlarmMinutes: number;
 }
 
 /** Context keys, as written in cdk.json and given with `-c`. */
@@ -88,6 +91,15 @@ export const CONTEXT_KEYS = {
   functionErrorsAlarmCount: 'functionErrorsAlarmCount',
   tableThrottlesAlarmCount: 'tableThrottlesAlarmCount',
   streamIteratorAgeAlarmSeconds: 'streamIteratorAgeAlarmSeconds',
+  streamIteratorAgeAlarmMinutes: 'streamIteratorAgeAlarmMinutes',
+  streamTimeoutSeconds: 'streamTimeoutSeconds',
+  streamMemorySize: 'streamMemorySize',
+  streamBatchSize: 'streamBatchSize',
+  streamParallelizationFactor: 'streamParallelizationFactor',
+  streamRetryAttempts: 'streamRetryAttempts',
+  streamBisectBatchOnError: 'streamBisectBatchOnError',
+  streamMaxRecordAgeSeconds: 'streamMaxRecordAgeSeconds',
+  streamBatchingWindowSeconds: 'streamBatchingWindowSeconds',
   signup: 'signup',
   loginFailuresPerPair: 'loginFailuresPerPair',
   loginFailuresPerAddress: 'loginFailuresPerAddress',
@@ -118,7 +130,10 @@ export const DEFAULT_SETTINGS: DeploySettings = {
   routeMetrics: true,
   functionErrorsAlarmCount: 1,
   tableThrottlesAlarmCount: 10,
-  streamIteratorAgeAlarmSeconds: 600,
+  // The search finds a post within about 10 s of its write (docs/streams.md, "The iterator age alarm").
+  streamIteratorAgeAlarmSeconds: 30,
+  streamIteratorAgeAlarmMinutes: 3,
+  ...DEFAULT_STREAM_CONSUMER,
   ...DEFAULT_LIMITS,
   ...DEFAULT_PUBLIC_READS,
 };
@@ -332,7 +347,18 @@ export function readSettings(node: Pick<Node, 'tryGetContext'>): DeploySettings 
     routeMetrics: read('routeMetrics', flag),
     functionErrorsAlarmCount: read('functionErrorsAlarmCount', (key, value) => integer(key, value, 1, 10_000)),
     tableThrottlesAlarmCount: read('tableThrottlesAlarmCount', (key, value) => integer(key, value, 1, 1_000_000)),
-    streamIteratorAgeAlarmSeconds: read('streamIteratorAgeAlarmSeconds', (key, value) => integer(key, value, 60, 86_400)),
+    streamIteratorAgeAlarmSeconds: read('streamIteratorAgeAlarmSeconds', (key, value) => integer(key, value, 5, 86_400)),
+    // An alarm looks at a day at most.
+    streamIteratorAgeAlarmMinutes: read('streamIteratorAgeAlarmMinutes', (key, value) => integer(key, value, 1, 1_440)),
+    // Lambda's bounds (a stream's records live 24 hours, so an older age would never be reached).
+    streamTimeoutSeconds: read('streamTimeoutSeconds', (key, value) => integer(key, value, 1, 900)),
+    streamMemorySize: read('streamMemorySize', (key, value) => integer(key, value, 128, 10_240)),
+    streamBatchSize: read('streamBatchSize', (key, value) => integer(key, value, 1, 10_000)),
+    streamParallelizationFactor: read('streamParallelizationFactor', (key, value) => integer(key, value, 1, 10)),
+    streamRetryAttempts: read('streamRetryAttempts', (key, value) => integer(key, value, 0, 10_000)),
+    streamBisectBatchOnError: read('streamBisectBatchOnError', flag),
+    streamMaxRecordAgeSeconds: read('streamMaxRecordAgeSeconds', (key, value) => optionalInteger(key, value, 60, 86_400)),
+    streamBatchingWindowSeconds: read('streamBatchingWindowSeconds', (key, value) => integer(key, value, 0, 300)),
     signup: read('signup', signupState),
     ...(Object.fromEntries(
       (Object.keys(LIMIT_BOUNDS) as LimitSetting[]).map((name) => [name, read(name, (key, value) => integer(key, value, 1, LIMIT_BOUNDS[name]))]),

@@ -32,7 +32,7 @@ import { tableAccess } from './permissions.ts';
 import { SettingsError, throttleTotals, type DeploySettings } from './settings.ts';
 import { DEFAULT_SITE_ASSETS, Site } from './site.ts';
 import { requireSiteBuild } from './site-functions.ts';
-import { TABLE_STREAM_CONSUMER } from './streams.ts';
+import { tableStreamConsumer } from './streams.ts';
 import { createPostsTable, createSearchTable } from './table.ts';
 
 export interface CommunityPostsStackProps extends StackProps {
@@ -180,13 +180,14 @@ export class CommunityPostsStack extends Stack {
     }
     acknowledgeNoAuthorizer(this.api);
 
-    // The table's stream consumer: the same function defaults, the table actions its code sends
-    // (infra/permissions.ts) and the stream reads its event source grants.
-    const consumerSettings = TABLE_STREAM_CONSUMER;
+    // The table's stream consumer: the function defaults but its own timeout and memory, the table
+    // actions its code sends (infra/permissions.ts) and the stream reads its event source grants.
+    const consumerSettings = tableStreamConsumer(settings);
     const consumer = new ApiFunction(this, functionName(consumerSettings.handler), {
       handler: consumerSettings.handler,
       table: this.table,
-      memorySize: settings.memorySize,
+      memorySize: settings.streamMemorySize,
+      timeout: Duration.seconds(settings.streamTimeoutSeconds),
       logRetention: settings.logRetentionDays,
       tracing: settings.tracing,
       description: "Reacts to the changes of the table's stream",
@@ -207,6 +208,9 @@ export class CommunityPostsStack extends Stack {
         retryAttempts: consumerSettings.retryAttempts,
         reportBatchItemFailures: consumerSettings.reportBatchItemFailures,
         filters: consumerSettings.filters.map((pattern) => FilterCriteria.filter(pattern)),
+        parallelizationFactor: consumerSettings.parallelizationFactor,
+        maxBatchingWindow: Duration.seconds(consumerSettings.maximumBatchingWindowSeconds),
+        ...(consumerSettings.maximumRecordAgeSeconds === undefined ? {} : { maxRecordAge: Duration.seconds(consumerSettings.maximumRecordAgeSeconds) }),
         onFailure: new SqsDlq(this.streamFailures),
       }),
     );
@@ -295,6 +299,7 @@ export class CommunityPostsStack extends Stack {
       functions: this.functions,
       streamConsumer: consumer,
       table: this.table,
+      searchTable: this.searchTable,
       streamFailures: this.streamFailures,
     });
     new CfnOutput(this, 'DashboardUrl', {

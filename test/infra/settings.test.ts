@@ -1,14 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ROUTE_KEY, stackRouteKeys } from '../../infra/route-keys.ts';
 import { cdkEnvironment, CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError, throttleTotals, type DeploySettings } from '../../infra/settings.ts';
 import { CommunityPostsStack } from '../../infra/stack.ts';
+import { DEFAULT_STREAM_CONSUMER, TABLE_STREAM_CONSUMER, tableStreamConsumer } from '../../infra/streams.ts';
+import { templateDeployment } from '../../scripts/local/template-deployment.ts';
 import { loginFailureLimits, publicCacheSeconds, publicReads, signupAttemptLimit, signupClosedByDeployment } from '#lib/config.ts';
-import { API_PREFIX, ROUTES } from '#lib/routes.ts';
+import { API_PREFIX, ROUTES, functionName } from '#lib/routes.ts';
 import { isDeployTimeFunction, siteBuildFixture } from '../support/site-build.ts';
 
 // The deploy settings: cdk.json's context and `-c name=value` overrides (strings).
@@ -54,6 +56,15 @@ describe('deploy settings', () => {
         functionErrorsAlarmCount: '3',
         tableThrottlesAlarmCount: '50',
         streamIteratorAgeAlarmSeconds: '300',
+        streamIteratorAgeAlarmMinutes: '5',
+        streamTimeoutSeconds: '120',
+        streamMemorySize: '2048',
+        streamBatchSize: '50',
+        streamParallelizationFactor: '4',
+        streamRetryAttempts: '0',
+        streamBisectBatchOnError: 'false',
+        streamMaxRecordAgeSeconds: '3600',
+        streamBatchingWindowSeconds: '2',
         signup: ' Closed ',
         loginFailuresPerPair: '5',
         loginFailuresPerAddress: '50',
@@ -82,6 +93,15 @@ describe('deploy settings', () => {
       functionErrorsAlarmCount: 3,
       tableThrottlesAlarmCount: 50,
       streamIteratorAgeAlarmSeconds: 300,
+      streamIteratorAgeAlarmMinutes: 5,
+      streamTimeoutSeconds: 120,
+      streamMemorySize: 2048,
+      streamBatchSize: 50,
+      streamParallelizationFactor: 4,
+      streamRetryAttempts: 0,
+      streamBisectBatchOnError: false,
+      streamMaxRecordAgeSeconds: 3600,
+      streamBatchingWindowSeconds: 2,
       signup: 'closed',
       loginFailuresPerPair: 5,
       loginFailuresPerAddress: 50,
@@ -123,8 +143,26 @@ describe('deploy settings', () => {
     ['routeMetrics', 'on'],
     ['functionErrorsAlarmCount', '0'],
     ['tableThrottlesAlarmCount', '-1'],
-    ['streamIteratorAgeAlarmSeconds', '30'],
+    ['streamIteratorAgeAlarmSeconds', '4'],
     ['streamIteratorAgeAlarmSeconds', '86401'],
+    ['streamIteratorAgeAlarmMinutes', '0'],
+    ['streamIteratorAgeAlarmMinutes', '1441'],
+    ['streamTimeoutSeconds', '0'],
+    ['streamTimeoutSeconds', '901'],
+    ['streamMemorySize', '64'],
+    ['streamMemorySize', '10241'],
+    ['streamBatchSize', '0'],
+    ['streamBatchSize', '10001'],
+    ['streamParallelizationFactor', '0'],
+    ['streamParallelizationFactor', '11'],
+    ['streamRetryAttempts', '-1'],
+    ['streamRetryAttempts', '10001'],
+    ['streamBisectBatchOnError', 'yes'],
+    ['streamMaxRecordAgeSeconds', '59'],
+    ['streamMaxRecordAgeSeconds', '86401'],
+    ['streamBatchingWindowSeconds', '-1'],
+    ['streamBatchingWindowSeconds', '301'],
+    ['streamBatchingWindowSeconds', '0.5'],
     ['signup', 'no'],
     ['signup', true],
     ['loginFailuresPerPair', '0'],
@@ -169,10 +207,13 @@ describe('deploy settings', () => {
     // One per handler of the route table, the fallback, and the table's stream consumer (no HTTP, no CORS).
     const handlers = new Set(ROUTES.map((route) => route.handler)).size;
     expect(functions).toHaveLength(handlers + 2);
-    for (const fn of functions) expect(fn.Properties.MemorySize).toBe(1024);
     const answering = functions.filter((fn) => fn.Properties.Environment.Variables.CORS_ALLOWED_ORIGINS !== undefined);
     expect(answering).toHaveLength(handlers + 1);
     for (const fn of answering) expect(fn.Properties.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('https://a.example,https://b.example');
+    // memorySize is the API's: the stream consumer keeps its own (streamMemorySize).
+    for (const fn of answering) expect(fn.Properties.MemorySize).toBe(1024);
+    const consumer = functions.filter((fn) => !answering.includes(fn));
+    expect(consumer.map((fn) => fn.Properties.MemorySize)).toEqual([DEFAULT_SETTINGS.streamMemorySize]);
     for (const logGroup of Object.values(template.findResources('AWS::Logs::LogGroup'))) {
       expect(logGroup.Properties.RetentionInDays).toBe(14);
     }
@@ -436,6 +477,68 @@ describe('siteUrl (the feed links posts to the frontend)', () => {
     expect(JSON.parse(distribution[0]!)).toEqual({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution[0-9A-F]{8}$/), 'DomainName'] }]],
     });
+  });
+});
+
+describe("the stream consumer's own settings", () => {
+  it("default to a minute, the API functions' memory and the mapping the consumer was built with", () => {
+    expect(DEFAULT_STREAM_CONSUMER).toEqual({
+      streamTimeoutSeconds: 60,
+      streamMemorySize: 512,
+      streamBatchSize: 100,
+      streamParallelizationFactor: 1,
+      streamRetryAttempts: 5,
+      streamBisectBatchOnError: true,
+      streamMaxRecordAgeSeconds: undefined,
+      streamBatchingWindowSeconds: 0,
+    });
+    expect(DEFAULT_SETTINGS).toMatchObject(DEFAULT_STREAM_CONSUMER);
+    expect(DEFAULT_STREAM_CONSUMER.streamMemorySize).toBe(DEFAULT_SETTINGS.memorySize);
+  });
+
+  it("go to the consumer's function and its event source mapping only, and the local stack reads them from the template", () => {
+    const context = {
+      streamTimeoutSeconds: '120',
+      streamMemorySize: '2048',
+      streamBatchSize: '25',
+      streamParallelizationFactor: '3',
+      streamRetryAttempts: '2',
+      streamBisectBatchOnError: 'false',
+      streamMaxRecordAgeSeconds: '3600',
+      streamBatchingWindowSeconds: '1',
+    };
+    const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true } });
+    const settings = readSettings(app.node);
+    const stack = new CommunityPostsStack(app, 'StreamSettings', { settings, siteAssets });
+    const template = Template.fromStack(stack);
+    const consumer = stack.resolve((stack.functions.get(TABLE_STREAM_CONSUMER.handler)!.function.node.defaultChild as CfnElement).logicalId) as string;
+    const functions = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !isDeployTimeFunction(id));
+    for (const [id, fn] of functions) {
+      expect([fn.Properties.Timeout, fn.Properties.MemorySize], id).toEqual(id === consumer ? [120, 2048] : [10, DEFAULT_SETTINGS.memorySize]);
+    }
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]!.Properties).toMatchObject({
+      FunctionName: { Ref: consumer },
+      BatchSize: 25,
+      ParallelizationFactor: 3,
+      MaximumRetryAttempts: 2,
+      BisectBatchOnFunctionError: false,
+      MaximumRecordAgeInSeconds: 3600,
+      MaximumBatchingWindowInSeconds: 1,
+      // Kept whatever the settings: partial batch responses, and the on-failure queue.
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: expect.anything() } },
+    });
+    // The local stack on the bundles (npm start --bundles) plays what the template says.
+    app.synth();
+    const streamArn = 'arn:aws:dynamodb:us-east-1:000000000000:table/local/stream/label';
+    const local = templateDeployment({ cdkOut: outdir, stackName: stack.stackName, tableName: 'local', region: 'us-east-1', streamArn });
+    const { handler, ...mapping } = tableStreamConsumer(settings);
+    expect(handler).toBe(TABLE_STREAM_CONSUMER.handler);
+    expect(local.eventSources).toEqual([{ functionName: functionName(handler), streamArn, ...mapping, onFailureDestination: true }]);
+    expect(local.eventSources[0]).toMatchObject({ batchSize: 25, retryAttempts: 2, bisectBatchOnError: false });
+    expect(local.functions.get(functionName(handler))).toMatchObject({ timeoutSeconds: 120, memorySize: 2048 });
   });
 });
 

@@ -11,13 +11,13 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
-import { PROJECT_ROOT } from '../../infra/api-function.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PROJECT_ROOT, TIMEOUT } from '../../infra/api-function.ts';
 import { buildApp, type BuiltApp } from '../../infra/build.ts';
 import { ACKNOWLEDGMENT_REASONS, indexWildcardFindingId } from '../../infra/nag.ts';
 import { STREAM_READ_ACTIONS, TABLE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
 import { ACCESS_LOG_FIELDS, STREAM_FAILURE_RETENTION } from '../../infra/stack.ts';
-import { TABLE_STREAM_CONSUMER } from '../../infra/streams.ts';
+import { TABLE_STREAM_CONSUMER, tableStreamConsumer } from '../../infra/streams.ts';
 import { stackRouteKeys } from '../../infra/route-keys.ts';
 import { throttleTotals } from '../../infra/settings.ts';
 import { COMMON_PASSWORDS_FILE, COMMON_PASSWORDS_FOLDER } from '#lib/auth/common-passwords.ts';
@@ -312,8 +312,9 @@ describe('functions', () => {
     expect(fn.Runtime).toBe('nodejs22.x');
     expect(fn.Architectures).toEqual(['arm64']);
     expect(fn.Handler).toBe('index.handler');
-    expect(fn.MemorySize).toBe(CONTEXT.memorySize);
-    expect(fn.Timeout).toBeGreaterThanOrEqual(5);
+    // The stream consumer has its own timeout and memory: a batch can write thousands of postings.
+    if (handler === CONSUMER) expect([fn.Timeout, fn.MemorySize]).toEqual([CONTEXT.streamTimeoutSeconds, CONTEXT.streamMemorySize]);
+    else expect([fn.Timeout, fn.MemorySize]).toEqual([TIMEOUT.toSeconds(), CONTEXT.memorySize]);
     expect(fn.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps' });
     // The API's functions answer with CORS headers; the stream consumer answers no one.
     if (handler === CONSUMER) expect(fn.Environment.Variables.CORS_ALLOWED_ORIGINS).toBeUndefined();
@@ -652,6 +653,8 @@ describe('stream consumer', () => {
   const queueLogicalId = () => logicalId(built.stack.streamFailures.node.defaultChild as CfnElement);
 
   it("reads the table's stream with the settings of infra/streams.ts: batches from TRIM_HORIZON, split on error, bounded retries, partial batch responses, only post texts and mine entries' removals", () => {
+    // cdk.json's stream settings are the defaults: the mapping the local stack plays from source.
+    expect(tableStreamConsumer(built.settings)).toEqual(TABLE_STREAM_CONSUMER);
     expect(mappingOf()).toEqual({
       FunctionName: { Ref: functionLogicalId(CONSUMER) },
       EventSourceArn: { 'Fn::GetAtt': [tableLogicalId(), 'StreamArn'] },
@@ -659,6 +662,8 @@ describe('stream consumer', () => {
       BatchSize: TABLE_STREAM_CONSUMER.batchSize,
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: TABLE_STREAM_CONSUMER.retryAttempts,
+      ParallelizationFactor: 1,
+      MaximumBatchingWindowInSeconds: 0,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       FilterCriteria: {
         Filters: [
