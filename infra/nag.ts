@@ -51,9 +51,9 @@ export const ACKNOWLEDGMENT_REASONS = {
     "Every /api/ request that reaches the API is in the API's access log (its stage), and CloudFront's metrics count the " +
     'rest. Turn on standard logging when an incident needs it (docs/site.md).',
   defaultCertificateTls:
-    "The distribution uses CloudFront's default certificate (*.cloudfront.net), whose security policy CloudFront fixes " +
-    'whatever MinimumProtocolVersion says. A custom domain with an ACM certificate and TLSv1.2_2021 is the fix, and needs ' +
-    'a domain this stack does not own (docs/site.md); browsers negotiate TLS 1.2 or 1.3 with it today.',
+    "Without the domainName setting the distribution uses CloudFront's default certificate (*.cloudfront.net), whose " +
+    'security policy CloudFront fixes whatever MinimumProtocolVersion says. A domain of your own (domainName and ' +
+    'certificateArn, docs/deploy.md) gets TLSv1.2_2021 and meets this rule; browsers negotiate TLS 1.2 or 1.3 with the default today.',
   geoRestriction: 'The community is open to readers in every country: no geographic restriction is wanted.',
   waf:
     'No AWS WAF web ACL: one for CloudFront must be made in us-east-1 and is billed monthly plus per request. The API ' +
@@ -125,11 +125,14 @@ export function acknowledgeSiteBucketLogs(bucket: IConstruct): void {
   Validations.of(bucket).acknowledge({ id: 'AwsSolutions-S1', reason: ACKNOWLEDGMENT_REASONS.siteBucketLogs });
 }
 
-/** The distribution of the site and the API: viewer logs, the default certificate's TLS, geo restriction, WAF. */
-export function acknowledgeDistribution(distribution: IConstruct): void {
+/**
+ * The distribution of the site and the API: viewer logs, geo restriction, WAF, and the default
+ * certificate's TLS while it has no domain of its own (with one, TLSv1.2_2021 meets CFR4).
+ */
+export function acknowledgeDistribution(distribution: IConstruct, options: { defaultCertificate: boolean }): void {
   const validations = Validations.of(distribution);
   validations.acknowledge({ id: 'AwsSolutions-CFR3', reason: ACKNOWLEDGMENT_REASONS.distributionLogs });
-  validations.acknowledge({ id: 'AwsSolutions-CFR4', reason: ACKNOWLEDGMENT_REASONS.defaultCertificateTls });
+  if (options.defaultCertificate) validations.acknowledge({ id: 'AwsSolutions-CFR4', reason: ACKNOWLEDGMENT_REASONS.defaultCertificateTls });
   validations.acknowledge({ id: 'AwsSolutions-CFR1', reason: ACKNOWLEDGMENT_REASONS.geoRestriction });
   validations.acknowledge({ id: 'AwsSolutions-CFR2', reason: ACKNOWLEDGMENT_REASONS.waf });
 }

@@ -29,7 +29,7 @@ import { publicReadsEnvironment } from './public-reads.ts';
 import { Monitoring } from './monitoring.ts';
 import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
 import { tableAccess } from './permissions.ts';
-import { SettingsError, throttleTotals, type DeploySettings } from './settings.ts';
+import { SettingsError, siteAddressOf, throttleTotals, type DeploySettings } from './settings.ts';
 import { DEFAULT_SITE_ASSETS, Site } from './site.ts';
 import { requireSiteBuild } from './site-functions.ts';
 import { tableStreamConsumer } from './streams.ts';
@@ -80,15 +80,15 @@ export const ACCESS_LOG_FIELDS = {
 } as const;
 
 /**
- * The environment of every API function: CORS, the feed's site (when set; else the stack's own
- * distribution, added once it exists), whether sign-up is closed, the
+ * The environment of every API function: CORS, the feed's site (siteUrl or the domain when set;
+ * else the stack's own distribution, added once it exists), whether sign-up is closed, the
  * numbers of the abuse limits, and public reads with their shared-cache time, each under the
  * variable lib/config.ts reads.
  */
 function apiEnvironment(settings: DeploySettings): Record<string, string> {
   return {
     CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(','),
-    ...(settings.siteUrl ? { [SITE_URL_VARIABLE]: settings.siteUrl } : {}),
+    ...(siteAddressOf(settings) ? { [SITE_URL_VARIABLE]: siteAddressOf(settings)! } : {}),
     ...limitsEnvironment(settings),
     ...publicReadsEnvironment(settings),
   };
@@ -274,11 +274,14 @@ export class CommunityPostsStack extends Stack {
       api: this.api,
       publicCacheSeconds: settings.publicCacheSeconds,
       ...(props.siteAssets ? { assets: props.siteAssets } : {}),
+      ...(settings.certificateArn
+        ? { domain: { names: settings.domainNames, certificateArn: settings.certificateArn, hostedZoneId: settings.hostedZoneId } }
+        : {}),
     });
-    // The feed links posts to the site: the siteUrl setting (a custom domain), else this
+    // The feed links posts to the site: the siteUrl setting or the domain, else this
     // distribution. No cycle: the distribution needs the API's id, not its functions or routes;
     // each API function is then created once the distribution's domain is known.
-    if (!settings.siteUrl) {
+    if (!siteAddressOf(settings)) {
       for (const [handler, apiFunction] of this.functions) {
         if (handler !== consumerSettings.handler) apiFunction.function.addEnvironment(SITE_URL_VARIABLE, this.site.url);
       }
@@ -286,6 +289,13 @@ export class CommunityPostsStack extends Stack {
     new CfnOutput(this, 'SiteUrl', {
       description: 'The site, with the API under /api/ on the same host (clients that send a GET with a body keep using ApiUrl)',
       value: this.site.url,
+    });
+    new CfnOutput(this, 'DistributionDomainName', {
+      description: settings.domainNames.length
+        ? `The distribution's own name: the target of the CNAME (or alias) records of ${settings.domainNames.join(', ')}` +
+          (settings.hostedZoneId ? ` (the stack's alias records in ${settings.hostedZoneId})` : ' at your DNS provider')
+        : "The distribution's own name (SiteUrl's host)",
+      value: this.site.distribution.distributionDomainName,
     });
     new CfnOutput(this, 'TableName', {
       description: 'The DynamoDB table (TABLE_NAME for `npm run admin -- --aws ...`)',

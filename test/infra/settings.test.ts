@@ -48,7 +48,10 @@ describe('deploy settings', () => {
         memorySize: '1024',
         logRetentionDays: '7',
         tracing: 'true',
-        siteUrl: 'https://site.example/',
+        siteUrl: 'https://community.example.com/',
+        domainName: ' Community.Example.com., www.community.example.com',
+        certificateArn: ' arn:aws:acm:us-east-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab ',
+        hostedZoneId: '/hostedzone/Z0123456789ABCDEFGHIJ',
         alarmEmail: ' ops@example.com ',
         errorRateAlarmPercent: '2.5',
         latencyP99AlarmMs: '1500',
@@ -85,7 +88,10 @@ describe('deploy settings', () => {
       memorySize: 1024,
       logRetentionDays: 7,
       tracing: true,
-      siteUrl: 'https://site.example',
+      siteUrl: 'https://community.example.com',
+      domainNames: ['community.example.com', 'www.community.example.com'],
+      certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab',
+      hostedZoneId: 'Z0123456789ABCDEFGHIJ',
       alarmEmail: 'ops@example.com',
       errorRateAlarmPercent: 2.5,
       latencyP99AlarmMs: 1500,
@@ -477,6 +483,108 @@ describe('siteUrl (the feed links posts to the frontend)', () => {
     expect(JSON.parse(distribution[0]!)).toEqual({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution[0-9A-F]{8}$/), 'DomainName'] }]],
     });
+  });
+});
+
+describe("the site's own domain (domainName, certificateArn, hostedZoneId)", () => {
+  const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab';
+  const domain = { domainName: 'community.example.com', certificateArn: CERTIFICATE };
+
+  it('is unset by default (null in cdk.json, "none" or "" with -c): the distribution keeps its own name', () => {
+    expect([DEFAULT_SETTINGS.domainNames, DEFAULT_SETTINGS.certificateArn, DEFAULT_SETTINGS.hostedZoneId]).toEqual([[], undefined, undefined]);
+    expect([CDK_JSON.context.domainName, CDK_JSON.context.certificateArn, CDK_JSON.context.hostedZoneId]).toEqual([null, null, null]);
+    expect(settingsFrom({ domainName: 'none', certificateArn: '', hostedZoneId: 'NONE' })).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('takes one name or a list, the first the canonical one, with its certificate and an optional hosted zone', () => {
+    expect(settingsFrom(domain)).toMatchObject({
+      domainNames: ['community.example.com'],
+      certificateArn: CERTIFICATE,
+      hostedZoneId: undefined,
+      siteUrl: undefined,
+    });
+    expect(settingsFrom({ ...domain, domainName: ['www.example.com', 'example.com'], hostedZoneId: 'Z1D633PJN98FT9' })).toMatchObject({
+      domainNames: ['www.example.com', 'example.com'],
+      hostedZoneId: 'Z1D633PJN98FT9',
+    });
+    // siteUrl may say the same address.
+    expect(settingsFrom({ ...domain, siteUrl: 'https://community.example.com/' }).siteUrl).toBe('https://community.example.com');
+  });
+
+  it('refuses a domain without its certificate, and a certificate or a hosted zone without a domain', () => {
+    expect(() => settingsFrom({ domainName: 'community.example.com' })).toThrow(
+      new SettingsError(
+        'Context "domainName" needs "certificateArn": the ARN of an ACM certificate in us-east-1 that covers community.example.com (docs/deploy.md, "Custom domain").',
+      ),
+    );
+    expect(() => settingsFrom({ certificateArn: CERTIFICATE })).toThrow(
+      new SettingsError(
+        'Context "certificateArn" is set but "domainName" is not: name the domain it is for (docs/deploy.md, "Custom domain"), or unset "certificateArn".',
+      ),
+    );
+    expect(() => settingsFrom({ hostedZoneId: 'Z1D633PJN98FT9' })).toThrow('Context "hostedZoneId" is set but "domainName" is not');
+  });
+
+  it('refuses a certificate outside us-east-1, where CloudFront takes its certificates from', () => {
+    expect(() => settingsFrom({ ...domain, certificateArn: CERTIFICATE.replace('us-east-1', 'eu-west-1') })).toThrow(
+      new SettingsError(
+        'Context "certificateArn": the certificate is in eu-west-1, but CloudFront only takes certificates from us-east-1 (US East, N. Virginia), ' +
+          `whatever the stack's region: request or import it there (docs/deploy.md, "Custom domain").`,
+      ),
+    );
+  });
+
+  it('refuses a siteUrl that contradicts the domain', () => {
+    for (const siteUrl of [
+      'https://other.example.com',
+      'http://community.example.com',
+      'https://community.example.com/blog',
+      'https://www.community.example.com',
+    ]) {
+      expect(() => settingsFrom({ ...domain, domainName: 'community.example.com,www.community.example.com', siteUrl }), siteUrl).toThrow(
+        new SettingsError(
+          `Context "siteUrl" is ${siteUrl}, but "domainName" makes the site https://community.example.com: leave "siteUrl" unset (it follows "domainName") or set it to https://community.example.com.`,
+        ),
+      );
+    }
+  });
+
+  it.each([
+    ['domainName', 'https://community.example.com'],
+    ['domainName', 'community.example.com/blog'],
+    ['domainName', 'localhost'],
+    ['domainName', '*.example.com'],
+    ['domainName', 'community_posts.example.com'],
+    ['domainName', '-community.example.com'],
+    ['domainName', '192.0.2.1'],
+    ['domainName', `${'a'.repeat(64)}.example.com`],
+    ['domainName', 'd111111abcdef8.cloudfront.net'],
+    ['domainName', 'example.com,EXAMPLE.com'],
+    ['domainName', 42],
+    ['certificateArn', 'arn:aws:acm:us-east-1:123456789012:certificate'],
+    ['certificateArn', 'arn:aws:iam::123456789012:server-certificate/site'],
+    ['certificateArn', '1234abcd-12ab-34cd-56ef-1234567890ab'],
+    ['hostedZoneId', 'example.com'],
+    ['hostedZoneId', 'z1d633pjn98ft9'],
+  ])('refuses %s=%j', (key, value) => {
+    expect(() => settingsFrom({ ...domain, [key]: value })).toThrow(SettingsError);
+  });
+
+  it('gives the API functions and the SiteUrl output the domain, and outputs the distribution name the records point to', () => {
+    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+    const settings = settingsFrom({ ...domain, domainName: 'community.example.com,www.community.example.com' });
+    const template = Template.fromStack(new CommunityPostsStack(app, 'Stack', { settings, siteAssets }));
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (fn) => fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined,
+    );
+    expect(functions.length).toBe(new Set(ROUTES.map((route) => route.handler)).size + 1);
+    for (const fn of functions) expect(fn.Properties.Environment.Variables.SITE_URL).toBe('https://community.example.com');
+    const outputs = template.findOutputs('*');
+    expect(outputs.SiteUrl!.Value).toBe('https://community.example.com');
+    expect(outputs.DistributionDomainName!.Value).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution[0-9A-F]{8}$/), 'DomainName'] });
+    expect(outputs.DistributionDomainName!.Description).toContain('community.example.com, www.community.example.com at your DNS provider');
+    // Without a hosted zone the records are the operator's to make.
+    template.resourceCountIs('AWS::Route53::RecordSet', 0);
   });
 });
 
