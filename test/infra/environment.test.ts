@@ -10,9 +10,8 @@ import { siteBuildFixture } from '../support/site-build.ts';
 
 // `cdk synth` and `cdk deploy` with credentials: the CLI then sets CDK_DEFAULT_ACCOUNT and
 // CDK_DEFAULT_REGION, and buildApp() makes the stack environment-specific. The same app, with the
-// same settings, is synthesized both ways here (bundling skipped: the functions' code does not
-// depend on the environment, and test/infra/stack.test.ts bundles them once); the CLI's own run is
-// in test/infra/stack.test.ts.
+// same settings, is synthesized both ways here, without bundling (the functions' code does not
+// depend on the environment): test/infra/stack.test.ts bundles them once, and runs the CLI itself.
 
 const CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 const ACCOUNT = '123456789012';
