@@ -12,7 +12,7 @@ export const SHARED_TEST_SETTINGS = {
 export const CONNECTED_SETUP = { globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/dynamodb-local.ts'] };
 
 /** The stack's tests that need no DynamoDB Local (the others run bundles against it). */
-const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts', 'test/infra/monitoring.test.ts', 'test/infra/site.test.ts'];
+const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts', 'test/infra/monitoring.test.ts', 'test/infra/site.test.ts', 'test/infra/environment.test.ts'];
 
 // `npm test` runs both projects. `npm run test:unit` runs the `unit` project alone: no database,
 // no server, no Java.

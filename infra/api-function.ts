@@ -16,6 +16,7 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export const RUNTIME = Runtime.NODEJS_22_X;
 export const ARCHITECTURE = Architecture.ARM_64;
+/** The API's functions' timeout: well within API Gateway's 30 s integration timeout. */
 export const TIMEOUT = Duration.seconds(10);
 
 /**
@@ -64,6 +65,8 @@ export interface ApiFunctionProps {
   /** Files the function reads at run time, copied into its bundle after esbuild ran. */
   bundledFiles?: BundledFiles;
   memorySize: number;
+  /** Default TIMEOUT, the API's; the stream consumer has its own (streamTimeoutSeconds). */
+  timeout?: Duration;
   logRetention: RetentionDays;
   /** More environment variables. */
   environment?: Record<string, string>;
@@ -119,7 +122,7 @@ export class ApiFunction extends Construct {
       runtime: RUNTIME,
       architecture: ARCHITECTURE,
       memorySize: props.memorySize,
-      timeout: TIMEOUT,
+      timeout: props.timeout ?? TIMEOUT,
       role: this.role,
       logGroup: this.logGroup,
       ...(props.description ? { description: props.description } : {}),

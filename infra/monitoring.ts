@@ -29,11 +29,18 @@ import type { DeploySettings } from './settings.ts';
 
 // The alarms and the dashboard of the deployed service: what an operator is told about (the
 // alarm topic, and by mail when `alarmEmail` is set), and where to look first. Every alarm
-// compares 5-minute periods, publishes to the topic when it goes into ALARM and when it is OK
-// again, and takes a period without data as not breaching: no traffic is not a failure.
+// compares 5-minute periods (the stream's iterator age 1-minute ones), publishes to the topic when
+// it goes into ALARM and when it is OK again, and takes a period without data as not breaching: no
+// traffic is not a failure.
 
-/** The period of every alarm and of the dashboard's graphs. */
+/** The period of every alarm but the iterator age's, and of the dashboard's graphs. */
 export const ALARM_PERIOD = Duration.minutes(5);
+
+/**
+ * The iterator age alarm's period: the search promises a post within about 10 s of its write, so
+ * a lag is judged minute by minute (Lambda publishes IteratorAge every minute).
+ */
+export const ITERATOR_AGE_PERIOD = Duration.minutes(1);
 
 /**
  * The custom metrics of the stream consumer (lib/streams/consumer.ts), published through
@@ -93,6 +100,8 @@ export interface MonitoringProps {
   /** The consumer of the table's stream. */
   streamConsumer: ApiFunction;
   table: Table;
+  /** The search index's table. */
+  searchTable: Table;
   /** The stream consumer's on-failure queue. */
   streamFailures: Queue;
 }
@@ -124,7 +133,7 @@ export class Monitoring extends Construct {
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
-    const { settings, api, stage, table, streamConsumer, streamFailures } = props;
+    const { settings, api, stage, table, searchTable, streamConsumer, streamFailures } = props;
     const stack = Stack.of(this);
     this.prefix = stack.stackName;
 
@@ -243,14 +252,19 @@ export class Monitoring extends Construct {
     // answered as partial batch failures, not Lambda errors, so they surface as iterator age
     // (Lambda retries the batch) and as messages in the on-failure queue (it gave up).
     const iteratorAge = streamConsumer.function.metric('IteratorAge', { statistic: 'Maximum', period, label: 'iterator age (ms)' });
+    const minutes = settings.streamIteratorAgeAlarmMinutes;
     this.alarm('StreamIteratorAge', {
       name: 'Stream-IteratorAge',
       description:
-        `The consumer of the table's stream is ${settings.streamIteratorAgeAlarmSeconds} s or more behind (iterator age): deletions' ` +
-        "clean-up and the search index lag. Records leave the stream after 24 hours. First: the consumer's errors, throttles and " +
-        'log lines ("stream batch" with failed, "stream record failed"), and its event source mapping (enabled? State and LastProcessingResult).',
-      metric: iteratorAge,
+        `The consumer of the table's stream was ${settings.streamIteratorAgeAlarmSeconds} s or more behind (maximum iterator age) ` +
+        `${minutes === 1 ? 'in the last minute' : `${minutes} minutes in a row`}: the search finds a new or changed post later than ` +
+        "the ~10 s it promises, and deletions' clean-up lags. Records leave the stream after 24 hours. First: the consumer's errors, " +
+        'duration (against its timeout) and throttles, its log lines ("stream batch" with failed and lagMs, "stream record failed"), ' +
+        'and its event source mapping (enabled? State and LastProcessingResult); a backlog without errors asks for ' +
+        'streamParallelizationFactor or streamMemorySize (docs/streams.md).',
+      metric: iteratorAge.with({ period: ITERATOR_AGE_PERIOD }),
       threshold: settings.streamIteratorAgeAlarmSeconds * 1000,
+      evaluationPeriods: minutes,
     });
     const failedBatches = streamFailures.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period, label: 'failed batches waiting' });
     this.alarm('StreamFailedBatches', {
@@ -308,6 +322,31 @@ export class Monitoring extends Construct {
       name: 'Table-WriteThrottles',
       description: throttleDescription('writes'),
       metric: writeThrottles,
+      threshold: settings.tableThrottlesAlarmCount,
+    });
+    // The search table: written by the stream consumer alone (its postings), read by searches.
+    // A word's postings share a partition key, so a burst of posts sharing common words is a hot key.
+    const searchThrottles = (metricName: 'ReadThrottleEvents' | 'WriteThrottleEvents', label: string) =>
+      new Metric({ namespace: 'AWS/DynamoDB', metricName, dimensionsMap: { TableName: searchTable.tableName }, statistic: 'Sum', period, label });
+    const searchReadThrottles = searchThrottles('ReadThrottleEvents', 'reads throttled (search table)');
+    const searchWriteThrottles = searchThrottles('WriteThrottleEvents', 'writes throttled (search table)');
+    this.alarm('SearchTableReadThrottles', {
+      name: 'SearchTable-ReadThrottles',
+      description:
+        `DynamoDB throttled ${settings.tableThrottlesAlarmCount} or more reads of the search table in 5 minutes: the searches (q) of ` +
+        "a frequent word read one partition. The SDK retries them; those out of retry budget answer 503. First: the dashboard's " +
+        "search throttles, then the list functions' log lines with q (dynamodbCalls, consumedCapacity).",
+      metric: searchReadThrottles,
+      threshold: settings.tableThrottlesAlarmCount,
+    });
+    this.alarm('SearchTableWriteThrottles', {
+      name: 'SearchTable-WriteThrottles',
+      description:
+        `DynamoDB throttled ${settings.tableThrottlesAlarmCount} or more writes of the search table in 5 minutes: the stream consumer ` +
+        "writes a word's postings to one partition (1,000 WCU/s), so a burst of posts sharing words is retried and the index falls " +
+        "behind (see Stream-IteratorAge; searches read the backlog's texts meanwhile). First: the consumer's duration and lag, then " +
+        'the burst in the API (posts created or edited).',
+      metric: searchWriteThrottles,
       threshold: settings.tableThrottlesAlarmCount,
     });
     const systemErrorsOf = (operation: string) =>
@@ -414,7 +453,7 @@ export class Monitoring extends Construct {
               }),
           ),
         ]),
-        graph('Table: throttled requests and system errors', [readThrottles, writeThrottles], {
+        graph('Table: throttled requests and system errors', [readThrottles, writeThrottles, searchReadThrottles, searchWriteThrottles], {
           right: TABLE_OPERATIONS.map((operation) => systemErrorsOf(operation).with({ label: `system errors: ${operation}` })),
         }),
       ],

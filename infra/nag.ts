@@ -1,4 +1,4 @@
-import { DefaultStackSynthesizer, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Stack, Token, Validations, type CfnElement } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 
@@ -51,9 +51,9 @@ export const ACKNOWLEDGMENT_REASONS = {
     "Every /api/ request that reaches the API is in the API's access log (its stage), and CloudFront's metrics count the " +
     'rest. Turn on standard logging when an incident needs it (docs/site.md).',
   defaultCertificateTls:
-    "The distribution uses CloudFront's default certificate (*.cloudfront.net), whose security policy CloudFront fixes " +
-    'whatever MinimumProtocolVersion says. A custom domain with an ACM certificate and TLSv1.2_2021 is the fix, and needs ' +
-    'a domain this stack does not own (docs/site.md); browsers negotiate TLS 1.2 or 1.3 with it today.',
+    "Without the domainName setting the distribution uses CloudFront's default certificate (*.cloudfront.net), whose " +
+    'security policy CloudFront fixes whatever MinimumProtocolVersion says. A domain of your own (domainName and ' +
+    'certificateArn, docs/deploy.md) gets TLSv1.2_2021 and meets this rule; browsers negotiate TLS 1.2 or 1.3 with the default today.',
   geoRestriction: 'The community is open to readers in every country: no geographic restriction is wanted.',
   waf:
     'No AWS WAF web ACL: one for CloudFront must be made in us-east-1 and is billed monthly plus per request. The API ' +
@@ -125,11 +125,14 @@ export function acknowledgeSiteBucketLogs(bucket: IConstruct): void {
   Validations.of(bucket).acknowledge({ id: 'AwsSolutions-S1', reason: ACKNOWLEDGMENT_REASONS.siteBucketLogs });
 }
 
-/** The distribution of the site and the API: viewer logs, the default certificate's TLS, geo restriction, WAF. */
-export function acknowledgeDistribution(distribution: IConstruct): void {
+/**
+ * The distribution of the site and the API: viewer logs, geo restriction, WAF, and the default
+ * certificate's TLS while it has no domain of its own (with one, TLSv1.2_2021 meets CFR4).
+ */
+export function acknowledgeDistribution(distribution: IConstruct, options: { defaultCertificate: boolean }): void {
   const validations = Validations.of(distribution);
   validations.acknowledge({ id: 'AwsSolutions-CFR3', reason: ACKNOWLEDGMENT_REASONS.distributionLogs });
-  validations.acknowledge({ id: 'AwsSolutions-CFR4', reason: ACKNOWLEDGMENT_REASONS.defaultCertificateTls });
+  if (options.defaultCertificate) validations.acknowledge({ id: 'AwsSolutions-CFR4', reason: ACKNOWLEDGMENT_REASONS.defaultCertificateTls });
   validations.acknowledge({ id: 'AwsSolutions-CFR1', reason: ACKNOWLEDGMENT_REASONS.geoRestriction });
   validations.acknowledge({ id: 'AwsSolutions-CFR2', reason: ACKNOWLEDGMENT_REASONS.waf });
 }
@@ -141,6 +144,27 @@ export const BUCKET_DEPLOYMENT_ACTIONS = ['s3:GetObject*', 's3:GetBucket*', 's3:
 export const BUCKET_DEPLOYMENT_FUNCTION_PREFIX = 'Custom::CDKBucketDeployment';
 
 /**
+ * A stack's account, region or partition as cdk-nag writes it in a finding id: the value itself
+ * when the stack's environment names it (the CLI's CDK_DEFAULT_ACCOUNT and CDK_DEFAULT_REGION),
+ * else the pseudo parameter (an environment-agnostic synth).
+ */
+function findingValue(value: string, pseudoParameter: string): string {
+  return Token.isUnresolved(value) ? `<${pseudoParameter}>` : value;
+}
+
+/**
+ * The ARN of the bootstrap assets bucket as a finding names it: DefaultStackSynthesizer names the
+ * bucket `cdk-<qualifier>-assets-<account>-<region>`, with the literal account and region of an
+ * environment-specific stack, the pseudo parameters of an agnostic one.
+ */
+export function assetsBucketArn(stack: Stack): string {
+  const qualifier = stack.synthesizer.bootstrapQualifier ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+  const account = findingValue(stack.account, 'AWS::AccountId');
+  const region = findingValue(stack.region, 'AWS::Region');
+  return `arn:${findingValue(stack.partition, 'AWS::Partition')}:s3:::cdk-${qualifier}-assets-${account}-${region}`;
+}
+
+/**
  * The function of CDK's BucketDeployment (a singleton under the stack) and its role: the managed
  * logging policy, the sync's wildcards on the assets bucket and on the site bucket's objects, and
  * its runtime. Each finding by its own id.
@@ -148,12 +172,11 @@ export const BUCKET_DEPLOYMENT_FUNCTION_PREFIX = 'Custom::CDKBucketDeployment';
 export function acknowledgeBucketDeployment(stack: Stack, role: IConstruct, siteBucket: CfnElement): void {
   const validations = Validations.of(role);
   validations.acknowledge({
-    id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+    id: `AwsSolutions-IAM4[Policy::arn:${findingValue(stack.partition, 'AWS::Partition')}:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]`,
     reason: ACKNOWLEDGMENT_REASONS.bucketDeploymentManagedPolicy,
   });
-  const qualifier = (stack.node.tryGetContext('@aws-cdk/core:bootstrapQualifier') as string | undefined) ?? DefaultStackSynthesizer.DEFAULT_QUALIFIER;
   const siteBucketId = stack.resolve(siteBucket.logicalId) as string;
-  const resources = [`arn:<AWS::Partition>:s3:::cdk-${qualifier}-assets-<AWS::AccountId>-<AWS::Region>/*`, `<${siteBucketId}.Arn>/*`];
+  const resources = [`${assetsBucketArn(stack)}/*`, `<${siteBucketId}.Arn>/*`];
   for (const id of [...BUCKET_DEPLOYMENT_ACTIONS.map((action) => `Action::${action}`), ...resources.map((resource) => `Resource::${resource}`)]) {
     validations.acknowledge({ id: `AwsSolutions-IAM5[${id}]`, reason: ACKNOWLEDGMENT_REASONS.bucketDeploymentWildcards });
   }

@@ -4,6 +4,7 @@ import type { LimitSetting } from '#lib/config.ts';
 import { DEFAULT_LIMITS, type LimitsSettings } from './limits.ts';
 import { DEFAULT_PUBLIC_READS, type PublicReadSettings } from './public-reads.ts';
 import { stackRouteKeys } from './route-keys.ts';
+import { DEFAULT_STREAM_CONSUMER, type StreamConsumerSettings } from './streams.ts';
 
 // Deploy-time settings, read from CDK context: cdk.json holds the defaults, and
 // `npx cdk deploy -c name=value` overrides one. Values given with -c arrive as strings.
@@ -14,7 +15,7 @@ export interface RouteThrottle {
   burstLimit: number;
 }
 
-export interface DeploySettings extends LimitsSettings, PublicReadSettings {
+export interface DeploySettings extends LimitsSettings, PublicReadSettings, StreamConsumerSettings {
   /** Name of the CloudFormation stack. */
   stackName: string;
   /** Origins allowed by CORS; `['*']` allows any. */
@@ -44,9 +45,18 @@ export interface DeploySettings extends LimitsSettings, PublicReadSettings {
   tracing: boolean;
   /**
    * The frontend's address (https://example.com): the RSS feed links posts to `<siteUrl>/posts/<slug>`
-   * (the functions' SITE_URL). Unset: the feed links to the API's own post detail.
+   * (the functions' SITE_URL). Unset: `https://<first of domainNames>`, else the distribution's address (siteAddressOf()).
    */
   siteUrl: string | undefined;
+  /**
+   * The distribution's own domain names (context `domainName`: one name, or a comma-separated list),
+   * lower case; the first is the site's canonical address. Empty: the distribution's `*.cloudfront.net` name only.
+   */
+  domainNames: string[];
+  /** The ACM certificate of domainNames (in us-east-1, where CloudFront takes certificates from). */
+  certificateArn: string | undefined;
+  /** A Route 53 hosted zone holding domainNames: the stack writes their A and AAAA alias records to the distribution. */
+  hostedZoneId: string | undefined;
   /**
    * Where the alarms are mailed: an email subscription of the alarm topic (infra/monitoring.ts),
    * which the address must confirm. Unset: the topic exists without a subscription.
@@ -65,8 +75,10 @@ export interface DeploySettings extends LimitsSettings, PublicReadSettings {
   functionErrorsAlarmCount: number;
   /** Throttled requests of the table and its indexes (reads or writes) in 5 minutes that raise an alarm. */
   tableThrottlesAlarmCount: number;
-  /** How far behind the stream consumer may fall, in seconds (the stream's iterator age), before its alarm. */
+  /** How far behind the stream consumer may fall, in seconds (the stream's iterator age, its maximum in a minute), before its alarm. */
   streamIteratorAgeAlarmSeconds: number;
+  /** The minutes in a row the iterator age must stay that high to raise the alarm. */
+  streamIteratorAgeAlarmMinutes: number;
 }
 
 /** Context keys, as written in cdk.json and given with `-c`. */
@@ -81,6 +93,9 @@ export const CONTEXT_KEYS = {
   logRetentionDays: 'logRetentionDays',
   tracing: 'tracing',
   siteUrl: 'siteUrl',
+  domainNames: 'domainName',
+  certificateArn: 'certificateArn',
+  hostedZoneId: 'hostedZoneId',
   alarmEmail: 'alarmEmail',
   errorRateAlarmPercent: 'errorRateAlarmPercent',
   latencyP99AlarmMs: 'latencyP99AlarmMs',
@@ -88,6 +103,15 @@ export const CONTEXT_KEYS = {
   functionErrorsAlarmCount: 'functionErrorsAlarmCount',
   tableThrottlesAlarmCount: 'tableThrottlesAlarmCount',
   streamIteratorAgeAlarmSeconds: 'streamIteratorAgeAlarmSeconds',
+  streamIteratorAgeAlarmMinutes: 'streamIteratorAgeAlarmMinutes',
+  streamTimeoutSeconds: 'streamTimeoutSeconds',
+  streamMemorySize: 'streamMemorySize',
+  streamBatchSize: 'streamBatchSize',
+  streamParallelizationFactor: 'streamParallelizationFactor',
+  streamRetryAttempts: 'streamRetryAttempts',
+  streamBisectBatchOnError: 'streamBisectBatchOnError',
+  streamMaxRecordAgeSeconds: 'streamMaxRecordAgeSeconds',
+  streamBatchingWindowSeconds: 'streamBatchingWindowSeconds',
   signup: 'signup',
   loginFailuresPerPair: 'loginFailuresPerPair',
   loginFailuresPerAddress: 'loginFailuresPerAddress',
@@ -112,13 +136,19 @@ export const DEFAULT_SETTINGS: DeploySettings = {
   logRetentionDays: RetentionDays.ONE_MONTH,
   tracing: false,
   siteUrl: undefined,
+  domainNames: [],
+  certificateArn: undefined,
+  hostedZoneId: undefined,
   alarmEmail: undefined,
   errorRateAlarmPercent: 5,
   latencyP99AlarmMs: 2000,
   routeMetrics: true,
   functionErrorsAlarmCount: 1,
   tableThrottlesAlarmCount: 10,
-  streamIteratorAgeAlarmSeconds: 600,
+  // The search finds a post within about 10 s of its write (docs/streams.md, "The iterator age alarm").
+  streamIteratorAgeAlarmSeconds: 30,
+  streamIteratorAgeAlarmMinutes: 3,
+  ...DEFAULT_STREAM_CONSUMER,
   ...DEFAULT_LIMITS,
   ...DEFAULT_PUBLIC_READS,
 };
@@ -156,9 +186,12 @@ function integer(key: string, value: unknown, min: number, max: number): number 
   return number;
 }
 
+/** `null`, `""` and `"none"` (in any case): an optional setting left unset. */
+const isUnset = (value: unknown) => value === null || (typeof value === 'string' && ['', 'none'].includes(value.trim().toLowerCase()));
+
 /** Like integer(), but `null`, `""` and `"none"` leave the setting unset. */
 function optionalInteger(key: string, value: unknown, min: number, max: number): number | undefined {
-  if (value === null || (typeof value === 'string' && ['', 'none'].includes(value.trim().toLowerCase()))) return undefined;
+  if (isUnset(value)) return undefined;
   return integer(key, value, min, max);
 }
 
@@ -250,7 +283,7 @@ function flag(key: string, value: unknown): boolean {
 
 /** An http(s) address with no query or fragment, its trailing slashes dropped; `null`, `""` or `"none"`: unset. */
 function siteAddress(key: string, value: unknown): string | undefined {
-  if (value === null || (typeof value === 'string' && ['', 'none'].includes(value.trim().toLowerCase()))) return undefined;
+  if (isUnset(value)) return undefined;
   const address = typeof value === 'string' ? value.trim().replace(/\/+$/, '') : '';
   if (!/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(address)) {
     throw new SettingsError(`Context "${key}" must be an address like https://example.com, not ${JSON.stringify(value)}.`);
@@ -269,12 +302,71 @@ function decimal(key: string, value: unknown, min: number, max: number): number 
 
 /** One email address, trimmed; `null`, `""` or `"none"`: unset. */
 function emailAddress(key: string, value: unknown): string | undefined {
-  if (value === null || (typeof value === 'string' && ['', 'none'].includes(value.trim().toLowerCase()))) return undefined;
+  if (isUnset(value)) return undefined;
   const address = typeof value === 'string' ? value.trim() : '';
   if (!/^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>".]+$/.test(address)) {
     throw new SettingsError(`Context "${key}" must be one email address like ops@example.com, not ${JSON.stringify(value)}.`);
   }
   return address;
+}
+
+/** A DNS label: letters, digits and inner hyphens, 63 characters at most. */
+const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Host names (a JSON list, or a comma-separated string), lower case, a trailing dot dropped: each
+ * at least two labels, no wildcard (the first is the site's address) and not CloudFront's own
+ * domain; `null`, `""` or `"none"`: none.
+ */
+function domainNames(key: string, value: unknown): string[] {
+  if (isUnset(value)) return [];
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
+  if (!list) throw new SettingsError(`Context "${key}" must be a domain name like community.example.com, or a comma-separated list of them.`);
+  const names = list.map((name) => String(name).trim().toLowerCase().replace(/\.$/, '')).filter(Boolean);
+  for (const name of names) {
+    const labels = name.split('.');
+    if (name.length > 253 || labels.length < 2 || !labels.every((label) => DNS_LABEL.test(label)) || /^[0-9]+$/.test(labels.at(-1)!)) {
+      throw new SettingsError(`Context "${key}": "${name}" is not a domain name like community.example.com (no wildcard, no scheme, no path).`);
+    }
+    if (name.endsWith('.cloudfront.net')) {
+      throw new SettingsError(`Context "${key}": "${name}" is CloudFront's own domain, which the distribution has already; name a domain of your own.`);
+    }
+  }
+  if (new Set(names).size !== names.length) throw new SettingsError(`Context "${key}" names a domain twice: ${JSON.stringify(names.join(','))}.`);
+  // CloudFront's quota of alternate domain names per distribution.
+  if (names.length > 100) throw new SettingsError(`Context "${key}" has ${names.length} names; a distribution takes 100 at most.`);
+  return names;
+}
+
+/** The region CloudFront takes its viewer certificates from. */
+export const CERTIFICATE_REGION = 'us-east-1';
+
+/** An ACM certificate's ARN, in us-east-1; `null`, `""` or `"none"`: unset. */
+function certificateArn(key: string, value: unknown): string | undefined {
+  if (isUnset(value)) return undefined;
+  const arn = typeof value === 'string' ? value.trim() : '';
+  const match = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):[0-9]{12}:certificate\/[A-Za-z0-9-]+$/.exec(arn);
+  if (!match) {
+    throw new SettingsError(
+      `Context "${key}" must be the ARN of an ACM certificate, like arn:aws:acm:${CERTIFICATE_REGION}:123456789012:certificate/<id>, not ${JSON.stringify(value)}.`,
+    );
+  }
+  if (match[1] !== CERTIFICATE_REGION) {
+    throw new SettingsError(
+      `Context "${key}": the certificate is in ${match[1]}, but CloudFront only takes certificates from ${CERTIFICATE_REGION} (US East, N. Virginia), ` +
+        `whatever the stack's region: request or import it there (docs/deploy.md, "Custom domain").`,
+    );
+  }
+  return arn;
+}
+
+/** A Route 53 hosted zone id (Z...), with or without its `/hostedzone/` prefix; `null`, `""` or `"none"`: unset. */
+function hostedZoneId(key: string, value: unknown): string | undefined {
+  if (isUnset(value)) return undefined;
+  const id = typeof value === 'string' ? value.trim().replace(/^\/?hostedzone\//, '') : '';
+  if (!/^Z[A-Z0-9]{1,31}$/.test(id))
+    throw new SettingsError(`Context "${key}" must be a Route 53 hosted zone id like Z0123456789ABCDEFGHIJ, not ${JSON.stringify(value)}.`);
+  return id;
 }
 
 /** `open` or `closed`, in any case. */
@@ -326,13 +418,27 @@ export function readSettings(node: Pick<Node, 'tryGetContext'>): DeploySettings 
     logRetentionDays: read('logRetentionDays', retention),
     tracing: read('tracing', flag),
     siteUrl: read('siteUrl', siteAddress),
+    domainNames: read('domainNames', domainNames),
+    certificateArn: read('certificateArn', certificateArn),
+    hostedZoneId: read('hostedZoneId', hostedZoneId),
     alarmEmail: read('alarmEmail', emailAddress),
     errorRateAlarmPercent: read('errorRateAlarmPercent', (key, value) => decimal(key, value, 0.1, 100)),
     latencyP99AlarmMs: read('latencyP99AlarmMs', (key, value) => integer(key, value, 50, 30_000)),
     routeMetrics: read('routeMetrics', flag),
     functionErrorsAlarmCount: read('functionErrorsAlarmCount', (key, value) => integer(key, value, 1, 10_000)),
     tableThrottlesAlarmCount: read('tableThrottlesAlarmCount', (key, value) => integer(key, value, 1, 1_000_000)),
-    streamIteratorAgeAlarmSeconds: read('streamIteratorAgeAlarmSeconds', (key, value) => integer(key, value, 60, 86_400)),
+    streamIteratorAgeAlarmSeconds: read('streamIteratorAgeAlarmSeconds', (key, value) => integer(key, value, 5, 86_400)),
+    // An alarm looks at a day at most.
+    streamIteratorAgeAlarmMinutes: read('streamIteratorAgeAlarmMinutes', (key, value) => integer(key, value, 1, 1_440)),
+    // Lambda's bounds (a stream's records live 24 hours, so an older age would never be reached).
+    streamTimeoutSeconds: read('streamTimeoutSeconds', (key, value) => integer(key, value, 1, 900)),
+    streamMemorySize: read('streamMemorySize', (key, value) => integer(key, value, 128, 10_240)),
+    streamBatchSize: read('streamBatchSize', (key, value) => integer(key, value, 1, 10_000)),
+    streamParallelizationFactor: read('streamParallelizationFactor', (key, value) => integer(key, value, 1, 10)),
+    streamRetryAttempts: read('streamRetryAttempts', (key, value) => integer(key, value, 0, 10_000)),
+    streamBisectBatchOnError: read('streamBisectBatchOnError', flag),
+    streamMaxRecordAgeSeconds: read('streamMaxRecordAgeSeconds', (key, value) => optionalInteger(key, value, 60, 86_400)),
+    streamBatchingWindowSeconds: read('streamBatchingWindowSeconds', (key, value) => integer(key, value, 0, 300)),
     signup: read('signup', signupState),
     ...(Object.fromEntries(
       (Object.keys(LIMIT_BOUNDS) as LimitSetting[]).map((name) => [name, read(name, (key, value) => integer(key, value, 1, LIMIT_BOUNDS[name]))]),
@@ -342,7 +448,42 @@ export function readSettings(node: Pick<Node, 'tryGetContext'>): DeploySettings 
     publicCacheSeconds: read('publicCacheSeconds', (key, value) => integer(key, value, 0, 31_536_000)),
   };
   throttleTotals(settings);
+  checkDomain(settings);
   return settings;
+}
+
+/** Refuses a domain, certificate, hosted zone and siteUrl that do not go together. */
+function checkDomain(settings: DeploySettings): void {
+  const [canonical] = settings.domainNames;
+  const { domainNames: domain, certificateArn: certificate, hostedZoneId: zone, siteUrl } = CONTEXT_KEYS;
+  if (!canonical) {
+    for (const [key, value] of [
+      [certificate, settings.certificateArn],
+      [zone, settings.hostedZoneId],
+    ] as const) {
+      if (value)
+        throw new SettingsError(
+          `Context "${key}" is set but "${domain}" is not: name the domain it is for (docs/deploy.md, "Custom domain"), or unset "${key}".`,
+        );
+    }
+    return;
+  }
+  if (!settings.certificateArn) {
+    throw new SettingsError(
+      `Context "${domain}" needs "${certificate}": the ARN of an ACM certificate in ${CERTIFICATE_REGION} that covers ${settings.domainNames.join(', ')} (docs/deploy.md, "Custom domain").`,
+    );
+  }
+  const address = `https://${canonical}`;
+  if (settings.siteUrl !== undefined && settings.siteUrl !== address) {
+    throw new SettingsError(
+      `Context "${siteUrl}" is ${settings.siteUrl}, but "${domain}" makes the site ${address}: leave "${siteUrl}" unset (it follows "${domain}") or set it to ${address}.`,
+    );
+  }
+}
+
+/** The site's address that the feed links to, when the settings name one: siteUrl, else the first domain name; undefined: the distribution's. */
+export function siteAddressOf(settings: Pick<DeploySettings, 'siteUrl' | 'domainNames'>): string | undefined {
+  return settings.siteUrl ?? (settings.domainNames[0] ? `https://${settings.domainNames[0]}` : undefined);
 }
 
 /** The account and region the CDK CLI took from the credentials in use (both, or neither): the CLI's environment, not context. */

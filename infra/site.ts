@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack, type CfnElement } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   CacheCookieBehavior,
@@ -20,12 +21,16 @@ import {
   OriginRequestPolicy,
   OriginSslPolicy,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  SSLMethod,
   ViewerProtocolPolicy,
   type ErrorResponse,
   type ResponseCustomHeader,
   type ResponseSecurityHeadersBehavior,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
@@ -60,8 +65,23 @@ export const API_PATH_PATTERN = `${API_PREFIX.split('/').slice(0, 2).join('/')}/
 /** The request headers the API's answers depend on, besides every query string: its cache key. */
 export const API_CACHE_KEY_HEADERS = ['Authorization', 'Origin', VIEWER_HOST_HEADER] as const;
 
+/** The site's own domain (the domainName, certificateArn and hostedZoneId settings). */
+export interface SiteDomain {
+  /** The distribution's alternate domain names; the first is the site's address. */
+  names: string[];
+  /** An ACM certificate in us-east-1 that covers every name. */
+  certificateArn: string;
+  /** A Route 53 hosted zone holding the names: A and AAAA alias records to the distribution go there. */
+  hostedZoneId?: string | undefined;
+}
+
+/** The distribution's minimum TLS version with a domain of its own (the default certificate has CloudFront's). */
+export const MINIMUM_TLS = SecurityPolicyProtocol.TLS_V1_2_2021;
+
 export interface SiteProps {
   api: HttpApi;
+  /** Unset: the site lives on the distribution's `*.cloudfront.net` name, with CloudFront's default certificate. */
+  domain?: SiteDomain;
   /** The site's build folder (index.html, robots.txt, assets/...). Default: web/dist at the repository's root. */
   assets?: string;
   /** The shared-cache time of anonymous reads (publicCacheSeconds): the API cache policy's max TTL is at least this. */
@@ -105,8 +125,10 @@ export function siteHeadersBehavior(): {
 export class Site extends Construct {
   readonly bucket: Bucket;
   readonly distribution: Distribution;
-  /** `https://<distribution domain>`. */
+  /** `https://<first domain name>`, else `https://<distribution domain>`. */
   readonly url: string;
+  /** The A and AAAA alias records of the domain names, with a hosted zone. */
+  readonly records: (ARecord | AaaaRecord)[] = [];
   readonly spaFallback: CloudFrontFunction;
   readonly viewerHost: CloudFrontFunction;
   readonly headersPolicy: ResponseHeadersPolicy;
@@ -187,12 +209,22 @@ export class Site extends Construct {
     const stack = Stack.of(this);
     const apiDomain = `${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
     const errorResponses: ErrorResponse[] = CACHEABLE_ERROR_CODES.map((httpStatus) => ({ httpStatus, ttl: Duration.seconds(0) }));
+    const { domain } = props;
 
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `${stack.stackName}: the site and its API`,
       defaultRootObject: 'index.html',
       httpVersion: HttpVersion.HTTP2_AND_3,
       errorResponses,
+      // SNI: a dedicated IP per edge location costs $600 a month, and every browser sends SNI.
+      ...(domain
+        ? {
+            domainNames: domain.names,
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', domain.certificateArn),
+            minimumProtocolVersion: MINIMUM_TLS,
+            sslSupportMethod: SSLMethod.SNI,
+          }
+        : {}),
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -223,8 +255,19 @@ export class Site extends Construct {
         },
       },
     });
-    acknowledgeDistribution(this.distribution);
-    this.url = `https://${this.distribution.distributionDomainName}`;
+    acknowledgeDistribution(this.distribution, { defaultCertificate: !domain });
+    this.url = `https://${domain ? domain.names[0] : this.distribution.distributionDomainName}`;
+    if (domain?.hostedZoneId) {
+      // The zone's name is not needed: each record is named by its full name (the final dot).
+      const zone = HostedZone.fromHostedZoneId(this, 'Zone', domain.hostedZoneId);
+      const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
+      for (const name of domain.names) {
+        this.records.push(
+          new ARecord(this, `${name} A`, { zone, recordName: `${name}.`, target }),
+          new AaaaRecord(this, `${name} AAAA`, { zone, recordName: `${name}.`, target }),
+        );
+      }
+    }
 
     // The hashed files first, and never pruned: a page loaded before a deploy still finds the
     // chunks it asks for afterwards. Then the rest, which replaces index.html last.

@@ -29,10 +29,10 @@ import { publicReadsEnvironment } from './public-reads.ts';
 import { Monitoring } from './monitoring.ts';
 import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
 import { tableAccess } from './permissions.ts';
-import { SettingsError, throttleTotals, type DeploySettings } from './settings.ts';
+import { SettingsError, siteAddressOf, throttleTotals, type DeploySettings } from './settings.ts';
 import { DEFAULT_SITE_ASSETS, Site } from './site.ts';
 import { requireSiteBuild } from './site-functions.ts';
-import { TABLE_STREAM_CONSUMER } from './streams.ts';
+import { tableStreamConsumer } from './streams.ts';
 import { createPostsTable, createSearchTable } from './table.ts';
 
 export interface CommunityPostsStackProps extends StackProps {
@@ -80,15 +80,15 @@ export const ACCESS_LOG_FIELDS = {
 } as const;
 
 /**
- * The environment of every API function: CORS, the feed's site (when set; else the stack's own
- * distribution, added once it exists), whether sign-up is closed, the
+ * The environment of every API function: CORS, the feed's site (siteUrl or the domain when set;
+ * else the stack's own distribution, added once it exists), whether sign-up is closed, the
  * numbers of the abuse limits, and public reads with their shared-cache time, each under the
  * variable lib/config.ts reads.
  */
 function apiEnvironment(settings: DeploySettings): Record<string, string> {
   return {
     CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(','),
-    ...(settings.siteUrl ? { [SITE_URL_VARIABLE]: settings.siteUrl } : {}),
+    ...(siteAddressOf(settings) ? { [SITE_URL_VARIABLE]: siteAddressOf(settings)! } : {}),
     ...limitsEnvironment(settings),
     ...publicReadsEnvironment(settings),
   };
@@ -180,13 +180,14 @@ export class CommunityPostsStack extends Stack {
     }
     acknowledgeNoAuthorizer(this.api);
 
-    // The table's stream consumer: the same function defaults, the table actions its code sends
-    // (infra/permissions.ts) and the stream reads its event source grants.
-    const consumerSettings = TABLE_STREAM_CONSUMER;
+    // The table's stream consumer: the function defaults but its own timeout and memory, the table
+    // actions its code sends (infra/permissions.ts) and the stream reads its event source grants.
+    const consumerSettings = tableStreamConsumer(settings);
     const consumer = new ApiFunction(this, functionName(consumerSettings.handler), {
       handler: consumerSettings.handler,
       table: this.table,
-      memorySize: settings.memorySize,
+      memorySize: settings.streamMemorySize,
+      timeout: Duration.seconds(settings.streamTimeoutSeconds),
       logRetention: settings.logRetentionDays,
       tracing: settings.tracing,
       description: "Reacts to the changes of the table's stream",
@@ -207,6 +208,9 @@ export class CommunityPostsStack extends Stack {
         retryAttempts: consumerSettings.retryAttempts,
         reportBatchItemFailures: consumerSettings.reportBatchItemFailures,
         filters: consumerSettings.filters.map((pattern) => FilterCriteria.filter(pattern)),
+        parallelizationFactor: consumerSettings.parallelizationFactor,
+        maxBatchingWindow: Duration.seconds(consumerSettings.maximumBatchingWindowSeconds),
+        ...(consumerSettings.maximumRecordAgeSeconds === undefined ? {} : { maxRecordAge: Duration.seconds(consumerSettings.maximumRecordAgeSeconds) }),
         onFailure: new SqsDlq(this.streamFailures),
       }),
     );
@@ -270,11 +274,14 @@ export class CommunityPostsStack extends Stack {
       api: this.api,
       publicCacheSeconds: settings.publicCacheSeconds,
       ...(props.siteAssets ? { assets: props.siteAssets } : {}),
+      ...(settings.certificateArn
+        ? { domain: { names: settings.domainNames, certificateArn: settings.certificateArn, hostedZoneId: settings.hostedZoneId } }
+        : {}),
     });
-    // The feed links posts to the site: the siteUrl setting (a custom domain), else this
+    // The feed links posts to the site: the siteUrl setting or the domain, else this
     // distribution. No cycle: the distribution needs the API's id, not its functions or routes;
     // each API function is then created once the distribution's domain is known.
-    if (!settings.siteUrl) {
+    if (!siteAddressOf(settings)) {
       for (const [handler, apiFunction] of this.functions) {
         if (handler !== consumerSettings.handler) apiFunction.function.addEnvironment(SITE_URL_VARIABLE, this.site.url);
       }
@@ -282,6 +289,13 @@ export class CommunityPostsStack extends Stack {
     new CfnOutput(this, 'SiteUrl', {
       description: 'The site, with the API under /api/ on the same host (clients that send a GET with a body keep using ApiUrl)',
       value: this.site.url,
+    });
+    new CfnOutput(this, 'DistributionDomainName', {
+      description: settings.domainNames.length
+        ? `The distribution's own name: the target of the CNAME (or alias) records of ${settings.domainNames.join(', ')}` +
+          (settings.hostedZoneId ? ` (the stack's alias records in ${settings.hostedZoneId})` : ' at your DNS provider')
+        : "The distribution's own name (SiteUrl's host)",
+      value: this.site.distribution.distributionDomainName,
     });
     new CfnOutput(this, 'TableName', {
       description: 'The DynamoDB table (TABLE_NAME for `npm run admin -- --aws ...`)',
@@ -295,6 +309,7 @@ export class CommunityPostsStack extends Stack {
       functions: this.functions,
       streamConsumer: consumer,
       table: this.table,
+      searchTable: this.searchTable,
       streamFailures: this.streamFailures,
     });
     new CfnOutput(this, 'DashboardUrl', {

@@ -12,8 +12,10 @@ import { inRegion } from './iam-policy.ts';
 // same function runtime as the gateway (handlers from source, or the bundles of cdk.out). It reads
 // the stream as Lambda does, with the function's role: its stream calls are signed with the
 // function's access key and pass the IAM guard, which checks them against the role's grants. The
-// mapping's settings come from the deployment (infra/streams.ts, or the template): batch size,
-// partial batch responses, split on error, retry attempts.
+// mapping's settings come from the deployment (infra/streams.ts with the default settings, or the
+// template with those it was synthesized with): batch size, partial batch responses, split on
+// error, retry attempts. Not played: a parallelization factor above 1, a batching window and a
+// maximum record age (none is set by default); a mapping with them is told once at start.
 //
 // Where it differs from AWS, on purpose: it starts at LATEST when the stack starts (a mapping is
 // "created" at each `npm start`; the deployed one starts at TRIM_HORIZON once), shards open at
@@ -154,6 +156,21 @@ function creationSeconds(recorded: number | undefined, readAt: number): number |
   return Math.floor(Math.min(readAt / 1000, recorded + 59));
 }
 
+/**
+ * The settings of a mapping that the poller does not play (it reads one batch per shard at a time,
+ * delivers what it read at once, and gives records up for their retries only), as words; none with
+ * Lambda's defaults, which are the stack's.
+ */
+export function unplayedSettings(
+  source: Pick<LocalEventSource, 'parallelizationFactor' | 'maximumBatchingWindowSeconds' | 'maximumRecordAgeSeconds'>,
+): string[] {
+  return [
+    ...(source.parallelizationFactor > 1 ? [`parallelization factor ${source.parallelizationFactor}`] : []),
+    ...(source.maximumBatchingWindowSeconds > 0 ? [`batching window ${source.maximumBatchingWindowSeconds} s`] : []),
+    ...(source.maximumRecordAgeSeconds !== undefined ? [`maximum record age ${source.maximumRecordAgeSeconds} s`] : []),
+  ];
+}
+
 /** Starts polling the table's stream for one event source mapping; resolves once it reads from LATEST. */
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
   const { source, fn, runtime, region } = options;
@@ -161,6 +178,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const pollInterval = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const refreshEvery = options.shardRefreshMs ?? DEFAULT_SHARD_REFRESH_MS;
   const report = options.report ?? ((message: string) => console.error(`stream: ${message}`));
+  const unplayed = unplayedSettings(source);
+  if (unplayed.length > 0) report(`${fn.name}'s mapping has settings the local poller does not play: ${unplayed.join(', ')} (docs/streams.md)`);
   // The stream's ARN as CloudFormation resolves it for the mapping (here: DescribeTable).
   const streamArn = await tableStreamArn(options.tableName);
   if (!streamArn) throw new Error(`The table ${options.tableName} has no stream.`);

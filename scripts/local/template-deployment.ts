@@ -152,6 +152,12 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
       reportBatchItemFailures: ((props.FunctionResponseTypes ?? []) as string[]).includes('ReportBatchItemFailures'),
       onFailureDestination: props.DestinationConfig?.OnFailure?.Destination !== undefined,
       filters: ((props.FilterCriteria?.Filters ?? []) as { Pattern: string }[]).map((filter) => JSON.parse(filter.Pattern) as EventFilterPattern),
+      parallelizationFactor: props.ParallelizationFactor ?? 1,
+      // -1, Lambda's default, is no limit.
+      ...(props.MaximumRecordAgeInSeconds !== undefined && props.MaximumRecordAgeInSeconds !== -1
+        ? { maximumRecordAgeSeconds: props.MaximumRecordAgeInSeconds as number }
+        : {}),
+      maximumBatchingWindowSeconds: props.MaximumBatchingWindowInSeconds ?? 0,
     };
   });
 

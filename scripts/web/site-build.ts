@@ -25,9 +25,10 @@ export function siteStaleness(root: string): 'missing' | 'older than web/ source
   const index = join(root, 'web', 'dist', 'index.html');
   if (!existsSync(index)) return 'missing';
   const sources = newest(join(root, 'web'), new Set(['dist', 'node_modules', 'schema.d.ts']));
-  // The API's contract is a source too: the types are generated from lib/openapi/.
-  const contract = newest(join(root, 'lib', 'openapi'), new Set());
-  return Math.max(sources, contract) > statSync(index).mtimeMs ? 'older than web/ sources' : undefined;
+  // The API's contract is a source too: the types are generated from lib/openapi/. So is the
+  // slug derivation the site imports (lib/slugs/, web/src/api/tags.ts).
+  const shared = Math.max(newest(join(root, 'lib', 'openapi'), new Set()), newest(join(root, 'lib', 'slugs'), new Set()));
+  return Math.max(sources, shared) > statSync(index).mtimeMs ? 'older than web/ sources' : undefined;
 }
 
 /**

@@ -1,6 +1,8 @@
+import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPost, unique } from '../support/api.ts';
 import {
+  DESKTOP,
   HAVE_CHROMIUM,
   PHONE,
   articles,
@@ -370,6 +372,110 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
         );
       }));
 
+    it('takes one click at a time on Vote up and Favorite, keeping the focus, and shows the counts the API answers', () =>
+      withPage(async (s) => {
+        const { alice, carol, heidi } = site.api.users;
+        const post = await createPost(alice.api, { title: `Clicked twice ${mark}`, description: 'Once is enough.', publish: 'true' });
+        await logIn(s, heidi);
+        await visit(s, `/posts/${post.slug}`);
+        const body = main(s.page);
+        const pressed = (name: string) => button(body, name).getAttribute('aria-pressed');
+        const focused = (name: string) => button(body, name).evaluate((element) => element === element.ownerDocument.activeElement);
+        await eventually(
+          () => pressed('Favorite'),
+          (v) => v === 'false',
+          'Favorite not pressed',
+        );
+        // Another reader votes and favorites after the page was read: the counts it shows are old.
+        expect((await carol.api.post(`/posts/detail/${post.slug}/vote`, { form: { vote: 'up' } })).status).toBe(200);
+        expect((await carol.api.post(`/posts/detail/${post.slug}/favorite`)).status).toBe(200);
+        // Each change answered a moment late, so that the second click comes while the first is under way.
+        const sent: string[] = [];
+        await s.page.route(
+          (url) => /\/(vote|favorite)$/.test(url.pathname),
+          async (route) => {
+            const request = route.request();
+            if (request.method() !== 'GET') {
+              sent.push(`${request.method()} ${new URL(request.url()).pathname.split('/').pop()}`);
+              await new Promise((done) => setTimeout(done, 500));
+            }
+            await route.continue();
+          },
+        );
+
+        await button(body, 'Vote up').dblclick();
+        await eventually(
+          () => button(body, 'Vote up').getAttribute('aria-disabled'),
+          (v) => v === 'true',
+          'Vote up busy',
+        );
+        expect(await focused('Vote up')).toBe(true);
+        await eventually(
+          async () => `${await pressed('Vote up')} ${await button(body, 'Vote up').getAttribute('aria-disabled')}`,
+          (v) => v === 'true null',
+          'Vote up pressed, and free again',
+        );
+        expect(sent).toEqual(['POST vote']);
+        const votes = (await heidi.api.get(`/posts/detail/${post.slug}/vote`)).body;
+        expect(votes).toMatchObject({ vote: 'up', rating_likes: 2 });
+        expect(await countBeside(s, 'Vote up')).toBe(votes.rating_likes);
+        expect(await focused('Vote up')).toBe(true);
+
+        // The keyboard: Enter twice on Favorite.
+        await button(body, 'Favorite').focus();
+        await s.page.keyboard.press('Enter');
+        await s.page.keyboard.press('Enter');
+        await eventually(
+          () => button(body, 'Favorite').getAttribute('aria-busy'),
+          (v) => v === 'true',
+          'Favorite busy',
+        );
+        await eventually(
+          async () => `${await pressed('Favorite')} ${await button(body, 'Favorite').getAttribute('aria-disabled')}`,
+          (v) => v === 'true null',
+          'Favorite pressed, and free again',
+        );
+        expect(sent).toEqual(['POST vote', 'POST favorite']);
+        const favorite = (await heidi.api.get(`/posts/detail/${post.slug}/favorite`)).body;
+        expect(favorite).toMatchObject({ favorited: true, total_favorites: 2 });
+        expect(await countBeside(s, 'Favorite')).toBe(favorite.total_favorites);
+        expect(await focused('Favorite')).toBe(true);
+        expect((await axeViolations(s.page)).join('\n')).toBe('');
+      }));
+
+    it("links a post's tags with a request or two per tag, whatever the number of the site's tags", () =>
+      withPage(async (s) => {
+        const { grace } = site.api.users;
+        // Many tags on the site; one whose slug was chosen at its creation, and one whose slug got a suffix.
+        for (let i = 0; i < 40; i += 8) {
+          const created = await Promise.all([...Array(8).keys()].map((j) => grace.api.post('/tags', { form: { title: `Filler ${mark} ${i + j}` } })));
+          expect(created.map((answer) => answer.status)).toEqual(Array(8).fill(201));
+        }
+        expect((await grace.api.post('/tags', { form: { title: 'AWS Lambda', slug: 'lambda' } })).status).toBe(201);
+        expect((await grace.api.post('/tags', { form: { title: 'C' } })).body.slug).toBe('c');
+        const post = await createPost(grace.api, { title: `Tagged three ways ${mark}`, description: 'Tags.', tags: 'Tides, C++, AWS Lambda', publish: 'true' });
+        expect(post.tags).toEqual(['Tides', 'C++', 'AWS Lambda']);
+        expect((await grace.api.get('/tags', { query: { q: 'C++' } })).body.map((tag: { slug: string }) => tag.slug)).toEqual(['c-1']);
+
+        await logIn(s, grace);
+        const asked: string[] = [];
+        s.page.on('request', (request) => {
+          const url = new URL(request.url());
+          // A search by its words; any other query as sent (a list of tags would show its page_size).
+          const query = url.searchParams.has('q') ? ` q=${url.searchParams.get('q')}` : url.search;
+          if (url.pathname.startsWith('/api/v1/tags')) asked.push(`${url.pathname.slice('/api/v1'.length)}${query}`);
+        });
+        await visit(s, `/posts/${post.slug}`);
+        const tags = main(s.page).getByRole('list', { name: 'Tags', exact: true });
+        await eventually(
+          () => tags.getByRole('link').evaluateAll((links) => links.map((a) => `${a.textContent} ${a.getAttribute('href')}`)),
+          (seen) => seen.join() === 'Tides /tags/tides,C++ /tags/c-1,AWS Lambda /tags/lambda',
+          'the three tag links',
+        );
+        // The slug each title derives to, then a search by title where that slug is not the tag's: never the site's list of tags.
+        expect(asked.sort()).toEqual(['/tags/detail/aws-lambda', '/tags/detail/c', '/tags/detail/tides', '/tags q=AWS Lambda', '/tags q=C++'].sort());
+      }));
+
     it("edits the profile: the API's words for a bad website, then the saved fields on the profile", () =>
       withPage(async (s) => {
         const { dave } = site.api.users;
@@ -577,6 +683,83 @@ describe.skipIf(!HAVE_CHROMIUM)('the site with an account, public reads off', ()
           await screenshot(s.page, `editor-${viewport.width}`);
         }
       }));
+  });
+
+  describe.concurrent('the header', () => {
+    /** The links of a logged-in reader's header. */
+    const linksOf = (username: string) => ['Posts', 'Tags', 'Write', username, 'My posts', 'Settings'];
+    const focusedText = (s: SitePage) => s.page.evaluate('document.activeElement?.textContent?.trim()');
+    const expanded = (menu: Locator, value: string) =>
+      eventually(
+        () => menu.getAttribute('aria-expanded'),
+        (v) => v === value,
+        `aria-expanded=${value}`,
+      );
+
+    for (const colorScheme of ['light', 'dark'] as const) {
+      it(`at 360 px leaves the first screen to the content: "Menu" opens the navigation "Main", by keyboard (${colorScheme})`, () =>
+        withPage(
+          async (s) => {
+            const { bob } = site.api.users;
+            await logIn(s, bob);
+            await visit(s, '/');
+            await articles(s.page).first().waitFor();
+            const header = s.page.getByRole('banner');
+            expect((await header.boundingBox())?.height).toBeLessThanOrEqual(120);
+            await field(s.page.getByRole('search'), 'Search').waitFor({ state: 'visible' });
+            const nav = mainNav(s.page);
+            const menu = button(nav, 'Menu');
+            expect(await menu.getAttribute('aria-expanded')).toBe('false');
+            expect(await s.page.locator(`#${await menu.getAttribute('aria-controls')}`).count()).toBe(1);
+            for (const name of linksOf(bob.username)) expect(await link(nav, name).isVisible(), name).toBe(false);
+            await fitsWidth(s.page);
+            expect((await axeViolations(s.page)).join('\n')).toBe('');
+
+            await tabTo(s.page, menu);
+            await s.page.keyboard.press('Enter');
+            await expanded(menu, 'true');
+            for (const name of linksOf(bob.username)) await link(nav, name).waitFor({ state: 'visible' });
+            await button(nav, 'Log out').waitFor({ state: 'visible' });
+            await fitsWidth(s.page);
+            expect((await axeViolations(s.page)).join('\n')).toBe('');
+            if (colorScheme === 'light') await screenshot(s.page, 'menu-360');
+            // Every link in turn, then Escape: closed, the focus back on "Menu".
+            for (const name of [...linksOf(bob.username), 'Log out']) {
+              await s.page.keyboard.press('Tab');
+              expect(await focusedText(s)).toBe(name);
+            }
+            await s.page.keyboard.press('Escape');
+            await expanded(menu, 'false');
+            expect(await focusedText(s)).toBe('Menu');
+            expect(await link(nav, 'Posts').isVisible()).toBe(false);
+
+            // Open again and follow a link: the next page has the menu closed.
+            await s.page.keyboard.press('Enter');
+            await tabTo(s.page, link(nav, 'My posts'));
+            await s.page.keyboard.press('Enter');
+            await atPath(s, /^\/me\/posts/);
+            await expanded(menu, 'false');
+            expect(await link(nav, 'My posts').isVisible()).toBe(false);
+          },
+          { viewport: PHONE, colorScheme },
+        ));
+
+      it(`at 1280 px shows every link, and no "Menu" (${colorScheme})`, () =>
+        withPage(
+          async (s) => {
+            const { bob } = site.api.users;
+            await logIn(s, bob);
+            await visit(s, '/');
+            const nav = mainNav(s.page);
+            for (const name of linksOf(bob.username)) expect(await link(nav, name).isVisible(), name).toBe(true);
+            expect(await button(nav, 'Log out').isVisible()).toBe(true);
+            expect(await s.page.getByRole('button', { name: 'Menu' }).count()).toBe(0);
+            await field(s.page.getByRole('search'), 'Search').waitFor({ state: 'visible' });
+            expect((await axeViolations(s.page)).join('\n')).toBe('');
+          },
+          { viewport: DESKTOP, colorScheme },
+        ));
+    }
   });
 
   describe.concurrent('every page with an account', () => {

@@ -5,6 +5,7 @@ import { ALL_HOSTILE_MARKDOWN, ALL_HOSTILE_MARKDOWN_REVERSED, HOSTILE_MARKDOWN, 
 import {
   HAVE_CHROMIUM,
   articles,
+  axeViolations,
   button,
   cspViolations,
   eventually,
@@ -69,6 +70,22 @@ async function dangers(page: Page): Promise<string[]> {
 const INERT_PARSE =
   /^(Executing inline event handler violates|Applying inline style violates|script-src-attr inline|style-src-attr inline|style-src-elem inline)/;
 
+/** Images written without a text alternative, alone, in a paragraph and alone in a link. */
+const IMAGES_WITHOUT_ALT = [
+  '<img src="/favicon.svg">',
+  '![](/favicon.svg)',
+  'Text and <img src="/favicon.svg" alt="  "> an image.',
+  '[![](/favicon.svg)](https://example.com/)',
+  '<a href="https://example.org/"><img src="/favicon.svg"><img src="/favicon.svg"></a>',
+  '![An icon](/favicon.svg)',
+].join('\n\n');
+
+/** The alt of every image in main's rendered Markdown (null for none). */
+const imageAlts = (page: Page) =>
+  main(page)
+    .locator('.prose img')
+    .evaluateAll((all) => all.map((img) => img.getAttribute('alt')));
+
 /** Gives an event handler that survived a moment to fire (an image's error, an animation's begin). */
 const settle = (page: Page) => page.waitForTimeout(200);
 
@@ -79,6 +96,7 @@ describe.skipIf(!HAVE_CHROMIUM)('hostile Markdown never runs', () => {
   let all = { slug: '', title: '' };
   let reversed = { slug: '', title: '' };
   let titled = { slug: '', title: '' };
+  let images = { slug: '', title: '' };
 
   beforeAll(async () => {
     const { alice } = site.api.users;
@@ -88,6 +106,8 @@ describe.skipIf(!HAVE_CHROMIUM)('hostile Markdown never runs', () => {
     }
     all = await createPost(alice.api, { title: `Every hostile case ${mark}`, description: ALL_HOSTILE_MARKDOWN, publish: 'true' });
     reversed = await createPost(alice.api, { title: `Every hostile case reversed ${mark}`, description: ALL_HOSTILE_MARKDOWN_REVERSED, publish: 'true' });
+    images = await createPost(alice.api, { title: `Images without alt ${mark}`, description: IMAGES_WITHOUT_ALT, publish: 'true' });
+    // Last: the newest post, first in the list.
     titled = await createPost(alice.api, { title: HOSTILE_TITLE, description: '<img src=x onerror=alert(1)>', tags: '<b>tag</b>', publish: 'true' });
   }, 120_000);
 
@@ -193,6 +213,26 @@ describe.skipIf(!HAVE_CHROMIUM)('hostile Markdown never runs', () => {
           expect(await dangers(s.page), path).toEqual([]);
         }
       }, true));
+
+    it("gives every image without alt an alt (the link's address for an image alone in a link): no axe violation on the post page or in the preview", () =>
+      withPage(async (s) => {
+        const expected = ['', '', '', 'https://example.com/', 'https://example.org/', '', 'An icon'];
+        await visit(s, `/posts/${images.slug}`);
+        await main(s.page).locator('.prose img').first().waitFor();
+        expect(await imageAlts(s.page)).toEqual(expected);
+        for (const name of ['https://example.com/', 'https://example.org/']) await main(s.page).getByRole('link', { name, exact: true }).waitFor();
+        expect(await axeViolations(s.page)).toEqual([]);
+
+        await logIn(s, site.api.users.alice);
+        await visit(s, '/write');
+        const form = main(s.page);
+        await field(form, 'Title').fill('Images in the preview');
+        await field(form, 'Description').fill(IMAGES_WITHOUT_ALT);
+        await button(form, 'Preview').click();
+        await form.locator('.prose img').first().waitFor();
+        expect(await imageAlts(s.page)).toEqual(expected);
+        expect(await axeViolations(s.page)).toEqual([]);
+      }, false));
 
     for (const bypassCSP of [false, true]) {
       it(`the editor's Preview of every case, ${bypassCSP ? 'the CSP bypassed' : 'with the CSP'}`, () =>

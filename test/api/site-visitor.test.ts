@@ -286,6 +286,60 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         await shows(s.page.getByRole('region', { name: 'Related posts', exact: true }), 'No related posts');
       }));
 
+    it('shows a failed load of the related posts as an error with "Retry", never as "No related posts"', () =>
+      withPage(async (s) => {
+        // The connection drops for the first read of the related posts only.
+        let dropped = 0;
+        await s.page.route(
+          (url) => url.pathname.endsWith('/related'),
+          async (route) => {
+            if (dropped++ === 0) await route.abort('internetdisconnected');
+            else await route.continue();
+          },
+        );
+        await visit(s, `/posts/${w.guide.slug}`);
+        const related = s.page.getByRole('region', { name: 'Related posts', exact: true });
+        await shows(related.getByRole('alert'), /cannot reach the server/);
+        expect(await related.textContent()).not.toContain('No related posts');
+        expect(await related.getByRole('link').count()).toBe(0);
+        expect(await axeViolations(s.page)).toEqual([]);
+        // Chromium logs the dropped request; that line is this test's doing.
+        s.problems.errors = s.problems.errors.filter((line) => !/ERR_INTERNET_DISCONNECTED/.test(line));
+        await button(related, 'Retry').click();
+        await link(related, w.sibling.title).waitFor();
+        expect(await related.getByRole('alert').count()).toBe(0);
+        expect(dropped).toBe(2);
+      }));
+
+    it('shows a failed load of the Markdown renderer as an error with "Retry" that loads it again', () =>
+      withPage(async (s) => {
+        // The renderer's chunk fails to load once; the browser keeps a failed import, so the retry is a request of its own.
+        const asked: string[] = [];
+        await s.page.route(
+          (url) => /^\/assets\/markdown-[\w-]+\.js$/.test(url.pathname),
+          async (route) => {
+            asked.push(new URL(route.request().url()).pathname);
+            if (asked.length === 1) await route.abort('internetdisconnected');
+            else await route.continue();
+          },
+        );
+        await visit(s, `/posts/${w.guide.slug}`);
+        const body = main(s.page);
+        await shows(body.getByRole('alert'), 'This text cannot be shown');
+        // The rest of the page is there; the body is an error, not an empty busy block.
+        await button(body, 'Vote up').waitFor();
+        expect(await body.locator('[aria-busy="true"]').count()).toBe(0);
+        expect(await body.locator('strong', { hasText: 'bold' }).count()).toBe(0);
+        expect(await axeViolations(s.page)).toEqual([]);
+        expect(asked).toHaveLength(1);
+        s.problems.errors = s.problems.errors.filter((line) => !/ERR_INTERNET_DISCONNECTED|dynamically imported module/.test(line));
+        await button(body, 'Retry').click();
+        await body.locator('strong', { hasText: 'bold' }).waitFor();
+        expect(await body.getByRole('alert').count()).toBe(0);
+        expect(asked).toHaveLength(2);
+        await oneH1(s.page, w.guide.title);
+      }));
+
     it('sends a visitor who presses Vote up to /login, and back to the post after logging in', () =>
       withPage(async (s) => {
         const { bob } = site.api.users;

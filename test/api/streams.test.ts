@@ -8,7 +8,7 @@ import { keys, postLists } from '#lib/db/keys.ts';
 import { functionName } from '#lib/routes.ts';
 import type { FunctionRuntime } from '../../scripts/local/function-runtime.ts';
 import { tableArn } from '../../scripts/local/iam-policy.ts';
-import { checkpointOf, startStreamPoller, type DiscardedBatch, type StreamPoller } from '../../scripts/local/stream-poller.ts';
+import { checkpointOf, startStreamPoller, unplayedSettings, type DiscardedBatch, type StreamPoller } from '../../scripts/local/stream-poller.ts';
 import { createPost, startApi, unique, type TestApi } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 
@@ -262,5 +262,19 @@ describe('partial batch responses, read as Lambda reads them', () => {
     ['a sequence number not in the batch', '{"batchItemFailures":[{"itemIdentifier":"99"}]}', 0],
   ])('%s', (_name, payload, expected) => {
     expect(checkpointOf(payload, batch)).toBe(expected);
+  });
+});
+
+describe('mapping settings the poller does not play', () => {
+  it('are none with the default settings, so the local stack reads the stream as the deployed mapping does', () => {
+    expect(unplayedSettings(TABLE_STREAM_CONSUMER)).toEqual([]);
+  });
+
+  it('are named, to be told at start, when a template sets them', () => {
+    expect(unplayedSettings({ parallelizationFactor: 4, maximumBatchingWindowSeconds: 5, maximumRecordAgeSeconds: 3600 })).toEqual([
+      'parallelization factor 4',
+      'batching window 5 s',
+      'maximum record age 3600 s',
+    ]);
   });
 });

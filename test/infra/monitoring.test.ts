@@ -6,7 +6,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../../infra/build.ts';
-import { ALARM_PERIOD, CUSTOM_METRICS, TABLE_OPERATIONS, alarmedRouteKeys, routeDimensions } from '../../infra/monitoring.ts';
+import { ALARM_PERIOD, CUSTOM_METRICS, ITERATOR_AGE_PERIOD, TABLE_OPERATIONS, alarmedRouteKeys, routeDimensions } from '../../infra/monitoring.ts';
 import { ACKNOWLEDGMENT_REASONS } from '../../infra/nag.ts';
 import { stackRouteKeys } from '../../infra/route-keys.ts';
 import { DEFAULT_SETTINGS, type DeploySettings } from '../../infra/settings.ts';
@@ -105,8 +105,9 @@ describe('with the settings of cdk.json (no alarm email)', () => {
       expect(props.AlarmName, id).toMatch(new RegExp(`^${s.built.stack.stackName}-`));
       expect(props.AlarmDescription?.length, id).toBeGreaterThan(80);
       expect(props.AlarmDescription.length, id).toBeLessThanOrEqual(1024); // CloudWatch's limit
-      // One period of 5 minutes for every metric; metric math takes 10 metrics at most.
-      for (const metric of stat(props)) expect(metric.Period, id).toBe(PERIOD);
+      // One period of 5 minutes for every metric (the iterator age's a minute); metric math takes 10 metrics at most.
+      const iteratorAge = stat(props).some((metric) => metric.Metric.MetricName === 'IteratorAge');
+      for (const metric of stat(props)) expect(metric.Period, id).toBe(iteratorAge ? ITERATOR_AGE_PERIOD.toSeconds() : PERIOD);
       expect(stat(props).length, id).toBeLessThanOrEqual(10);
       names.add(props.AlarmName);
     }
@@ -214,22 +215,26 @@ describe('with the settings of cdk.json (no alarm email)', () => {
   });
 
   it('alarms when the stream consumer falls behind (its iterator age, at streamIteratorAgeAlarmSeconds) and when a batch lands in its on-failure queue', () => {
-    s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Threshold: DEFAULT_SETTINGS.streamIteratorAgeAlarmSeconds * 1000,
-      Metrics: [
-        Match.objectLike({
-          MetricStat: {
-            Metric: {
-              Namespace: 'AWS/Lambda',
-              MetricName: 'IteratorAge',
-              Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId(s, TABLE_STREAM_CONSUMER.handler) } }],
-            },
-            Period: PERIOD,
-            Stat: 'Maximum',
+    // The search's promise (a post found within about 10 s of its write): 30 s, 3 minutes in a row.
+    expect(DEFAULT_SETTINGS.streamIteratorAgeAlarmSeconds).toBe(30);
+    expect(DEFAULT_SETTINGS.streamIteratorAgeAlarmMinutes).toBe(3);
+    const [[, iteratorAge]] = alarmsOn(s, 'IteratorAge') as [[string, Json]];
+    expect(alarmsOn(s, 'IteratorAge')).toHaveLength(1);
+    expect(iteratorAge).toMatchObject({ Threshold: 30_000, EvaluationPeriods: 3, DatapointsToAlarm: 3 });
+    expect(iteratorAge.Metrics).toEqual([
+      expect.objectContaining({
+        MetricStat: {
+          Metric: {
+            Namespace: 'AWS/Lambda',
+            MetricName: 'IteratorAge',
+            Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId(s, TABLE_STREAM_CONSUMER.handler) } }],
           },
-        }),
-      ],
-    });
+          Period: 60,
+          Stat: 'Maximum',
+        },
+      }),
+    ]);
+    expect(iteratorAge.AlarmDescription).toContain('30 s or more behind (maximum iterator age) 3 minutes in a row');
     const queue = logicalId(s, s.built.stack.streamFailures.node.defaultChild);
     s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Threshold: 1,
@@ -250,10 +255,18 @@ describe('with the settings of cdk.json (no alarm email)', () => {
     });
   });
 
+  const searchTableRef = () => ({ Ref: logicalId(s, s.built.stack.searchTable.node.defaultChild) });
+  /** The alarms on this metric of the search table, and those of the main table. */
+  const throttleAlarms = (metricName: string) => {
+    const found = alarmsOn(s, metricName);
+    const onSearch = ([, props]: [string, Json]) => stat(props).every((m) => JSON.stringify(dimensions(m).TableName) === JSON.stringify(searchTableRef()));
+    return { search: found.filter(onSearch), table: found.filter((alarm) => !onSearch(alarm)) };
+  };
+
   it('alarms on read and on write throttles of the table and every index, added up, at tableThrottlesAlarmCount', () => {
     const table = { Ref: logicalId(s, s.built.stack.table.node.defaultChild) };
     for (const metricName of ['ReadThrottleEvents', 'WriteThrottleEvents']) {
-      const found = alarmsOn(s, metricName);
+      const found = throttleAlarms(metricName).table;
       expect(found, metricName).toHaveLength(1);
       const [, props] = found[0]!;
       expect(props.Threshold).toBe(DEFAULT_SETTINGS.tableThrottlesAlarmCount);
@@ -266,6 +279,31 @@ describe('with the settings of cdk.json (no alarm email)', () => {
       const expression = props.Metrics.find((m: Json) => m.Expression).Expression as string;
       for (const m of props.Metrics.filter((m: Json) => m.MetricStat)) expect(expression).toContain(`FILL(${m.Id}, 0)`);
       expect(expression).toMatch(/^SUM\(\[/);
+    }
+  });
+
+  it('alarms on read and on write throttles of the search table, at tableThrottlesAlarmCount', () => {
+    for (const [metricName, name] of [
+      ['ReadThrottleEvents', 'SearchTable-ReadThrottles'],
+      ['WriteThrottleEvents', 'SearchTable-WriteThrottles'],
+    ] as const) {
+      const found = throttleAlarms(metricName).search;
+      expect(found, metricName).toHaveLength(1);
+      const [, props] = found[0]!;
+      expect(props).toMatchObject({
+        AlarmName: `${s.built.stack.stackName}-${name}`,
+        Threshold: DEFAULT_SETTINGS.tableThrottlesAlarmCount,
+        EvaluationPeriods: 1,
+      });
+      expect(props.Metrics).toEqual([
+        expect.objectContaining({
+          MetricStat: {
+            Metric: { Namespace: 'AWS/DynamoDB', MetricName: metricName, Dimensions: [{ Name: 'TableName', Value: searchTableRef() }] },
+            Period: PERIOD,
+            Stat: 'Sum',
+          },
+        }),
+      ]);
     }
   });
 
@@ -317,6 +355,7 @@ describe('with the settings of cdk.json (no alarm email)', () => {
     for (const handler of s.built.stack.functions.keys()) expect(body, handler).toContain(JSON.stringify({ Ref: functionId(s, handler) }));
     for (const [id] of alarms(s)) expect(body, id).toContain(JSON.stringify({ 'Fn::GetAtt': [id, 'Arn'] }));
     expect(body).toContain(JSON.stringify({ Ref: logicalId(s, s.built.stack.table.node.defaultChild) }));
+    expect(body).toContain(JSON.stringify({ Ref: logicalId(s, s.built.stack.searchTable.node.defaultChild) }));
     expect(body).toContain(JSON.stringify({ 'Fn::GetAtt': [logicalId(s, s.built.stack.streamFailures.node.defaultChild), 'QueueName'] }));
     for (const key of alarmedRouteKeys()) expect(body, key).toContain(JSON.stringify(key.split(' ')[1]));
     for (const metricName of [
@@ -366,6 +405,7 @@ describe('with alarmEmail and thresholds of its own', () => {
       functionErrorsAlarmCount: '4',
       tableThrottlesAlarmCount: '25',
       streamIteratorAgeAlarmSeconds: '120',
+      streamIteratorAgeAlarmMinutes: '1',
     });
   }, 120_000);
 
@@ -388,9 +428,14 @@ describe('with alarmEmail and thresholds of its own', () => {
     expect(thresholds('ReadThrottleEvents')).toEqual([25]);
     expect(thresholds('WriteThrottleEvents')).toEqual([25]);
     expect(thresholds('IteratorAge')).toEqual([120_000]);
+    const [, iteratorAge] = alarmsOn(s, 'IteratorAge')[0]!;
+    expect(iteratorAge).toMatchObject({ EvaluationPeriods: 1, DatapointsToAlarm: 1 });
     // The descriptions, mailed with the alarm, say the same.
     const [, rate] = alarmsOn(s, '5xx')[0]!;
     expect(rate.AlarmDescription).toContain('2.5%');
+    expect(iteratorAge.AlarmDescription).toContain('120 s or more behind (maximum iterator age) in the last minute');
+    for (const [, search] of [...alarmsOn(s, 'ReadThrottleEvents'), ...alarmsOn(s, 'WriteThrottleEvents')])
+      expect(search.AlarmDescription).toContain('25 or more');
   });
 
   it('passes cdk-nag', () => {

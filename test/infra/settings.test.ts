@@ -1,14 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ROUTE_KEY, stackRouteKeys } from '../../infra/route-keys.ts';
-import { CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError, throttleTotals, type DeploySettings } from '../../infra/settings.ts';
+import { cdkEnvironment, CONTEXT_KEYS, DEFAULT_SETTINGS, readSettings, SettingsError, throttleTotals, type DeploySettings } from '../../infra/settings.ts';
 import { CommunityPostsStack } from '../../infra/stack.ts';
+import { DEFAULT_STREAM_CONSUMER, TABLE_STREAM_CONSUMER, tableStreamConsumer } from '../../infra/streams.ts';
+import { templateDeployment } from '../../scripts/local/template-deployment.ts';
 import { loginFailureLimits, publicCacheSeconds, publicReads, signupAttemptLimit, signupClosedByDeployment } from '#lib/config.ts';
-import { API_PREFIX, ROUTES } from '#lib/routes.ts';
+import { API_PREFIX, ROUTES, functionName } from '#lib/routes.ts';
 import { isDeployTimeFunction, siteBuildFixture } from '../support/site-build.ts';
 
 // The deploy settings: cdk.json's context and `-c name=value` overrides (strings).
@@ -46,7 +48,10 @@ describe('deploy settings', () => {
         memorySize: '1024',
         logRetentionDays: '7',
         tracing: 'true',
-        siteUrl: 'https://site.example/',
+        siteUrl: 'https://community.example.com/',
+        domainName: ' Community.Example.com., www.community.example.com',
+        certificateArn: ' arn:aws:acm:us-east-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab ',
+        hostedZoneId: '/hostedzone/Z0123456789ABCDEFGHIJ',
         alarmEmail: ' ops@example.com ',
         errorRateAlarmPercent: '2.5',
         latencyP99AlarmMs: '1500',
@@ -54,6 +59,15 @@ describe('deploy settings', () => {
         functionErrorsAlarmCount: '3',
         tableThrottlesAlarmCount: '50',
         streamIteratorAgeAlarmSeconds: '300',
+        streamIteratorAgeAlarmMinutes: '5',
+        streamTimeoutSeconds: '120',
+        streamMemorySize: '2048',
+        streamBatchSize: '50',
+        streamParallelizationFactor: '4',
+        streamRetryAttempts: '0',
+        streamBisectBatchOnError: 'false',
+        streamMaxRecordAgeSeconds: '3600',
+        streamBatchingWindowSeconds: '2',
         signup: ' Closed ',
         loginFailuresPerPair: '5',
         loginFailuresPerAddress: '50',
@@ -74,7 +88,10 @@ describe('deploy settings', () => {
       memorySize: 1024,
       logRetentionDays: 7,
       tracing: true,
-      siteUrl: 'https://site.example',
+      siteUrl: 'https://community.example.com',
+      domainNames: ['community.example.com', 'www.community.example.com'],
+      certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab',
+      hostedZoneId: 'Z0123456789ABCDEFGHIJ',
       alarmEmail: 'ops@example.com',
       errorRateAlarmPercent: 2.5,
       latencyP99AlarmMs: 1500,
@@ -82,6 +99,15 @@ describe('deploy settings', () => {
       functionErrorsAlarmCount: 3,
       tableThrottlesAlarmCount: 50,
       streamIteratorAgeAlarmSeconds: 300,
+      streamIteratorAgeAlarmMinutes: 5,
+      streamTimeoutSeconds: 120,
+      streamMemorySize: 2048,
+      streamBatchSize: 50,
+      streamParallelizationFactor: 4,
+      streamRetryAttempts: 0,
+      streamBisectBatchOnError: false,
+      streamMaxRecordAgeSeconds: 3600,
+      streamBatchingWindowSeconds: 2,
       signup: 'closed',
       loginFailuresPerPair: 5,
       loginFailuresPerAddress: 50,
@@ -123,8 +149,26 @@ describe('deploy settings', () => {
     ['routeMetrics', 'on'],
     ['functionErrorsAlarmCount', '0'],
     ['tableThrottlesAlarmCount', '-1'],
-    ['streamIteratorAgeAlarmSeconds', '30'],
+    ['streamIteratorAgeAlarmSeconds', '4'],
     ['streamIteratorAgeAlarmSeconds', '86401'],
+    ['streamIteratorAgeAlarmMinutes', '0'],
+    ['streamIteratorAgeAlarmMinutes', '1441'],
+    ['streamTimeoutSeconds', '0'],
+    ['streamTimeoutSeconds', '901'],
+    ['streamMemorySize', '64'],
+    ['streamMemorySize', '10241'],
+    ['streamBatchSize', '0'],
+    ['streamBatchSize', '10001'],
+    ['streamParallelizationFactor', '0'],
+    ['streamParallelizationFactor', '11'],
+    ['streamRetryAttempts', '-1'],
+    ['streamRetryAttempts', '10001'],
+    ['streamBisectBatchOnError', 'yes'],
+    ['streamMaxRecordAgeSeconds', '59'],
+    ['streamMaxRecordAgeSeconds', '86401'],
+    ['streamBatchingWindowSeconds', '-1'],
+    ['streamBatchingWindowSeconds', '301'],
+    ['streamBatchingWindowSeconds', '0.5'],
     ['signup', 'no'],
     ['signup', true],
     ['loginFailuresPerPair', '0'],
@@ -169,13 +213,32 @@ describe('deploy settings', () => {
     // One per handler of the route table, the fallback, and the table's stream consumer (no HTTP, no CORS).
     const handlers = new Set(ROUTES.map((route) => route.handler)).size;
     expect(functions).toHaveLength(handlers + 2);
-    for (const fn of functions) expect(fn.Properties.MemorySize).toBe(1024);
     const answering = functions.filter((fn) => fn.Properties.Environment.Variables.CORS_ALLOWED_ORIGINS !== undefined);
     expect(answering).toHaveLength(handlers + 1);
     for (const fn of answering) expect(fn.Properties.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('https://a.example,https://b.example');
+    // memorySize is the API's: the stream consumer keeps its own (streamMemorySize).
+    for (const fn of answering) expect(fn.Properties.MemorySize).toBe(1024);
+    const consumer = functions.filter((fn) => !answering.includes(fn));
+    expect(consumer.map((fn) => fn.Properties.MemorySize)).toEqual([DEFAULT_SETTINGS.streamMemorySize]);
     for (const logGroup of Object.values(template.findResources('AWS::Logs::LogGroup'))) {
       expect(logGroup.Properties.RetentionInDays).toBe(14);
     }
+  });
+});
+
+describe("the CLI's account and region (CDK_DEFAULT_ACCOUNT, CDK_DEFAULT_REGION)", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('make the stack environment-specific when both are set, as the CLI sets them from credentials', () => {
+    vi.stubEnv('CDK_DEFAULT_ACCOUNT', '123456789012');
+    vi.stubEnv('CDK_DEFAULT_REGION', 'eu-west-1');
+    expect(cdkEnvironment()).toEqual({ account: '123456789012', region: 'eu-west-1' });
+  });
+
+  it('leave it environment-agnostic with the region alone: the CLI sets the region even without credentials (npm run synth offline)', () => {
+    vi.stubEnv('CDK_DEFAULT_ACCOUNT', undefined);
+    vi.stubEnv('CDK_DEFAULT_REGION', 'us-east-1');
+    expect(cdkEnvironment()).toBeUndefined();
   });
 });
 
@@ -420,6 +483,170 @@ describe('siteUrl (the feed links posts to the frontend)', () => {
     expect(JSON.parse(distribution[0]!)).toEqual({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution[0-9A-F]{8}$/), 'DomainName'] }]],
     });
+  });
+});
+
+describe("the site's own domain (domainName, certificateArn, hostedZoneId)", () => {
+  const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab';
+  const domain = { domainName: 'community.example.com', certificateArn: CERTIFICATE };
+
+  it('is unset by default (null in cdk.json, "none" or "" with -c): the distribution keeps its own name', () => {
+    expect([DEFAULT_SETTINGS.domainNames, DEFAULT_SETTINGS.certificateArn, DEFAULT_SETTINGS.hostedZoneId]).toEqual([[], undefined, undefined]);
+    expect([CDK_JSON.context.domainName, CDK_JSON.context.certificateArn, CDK_JSON.context.hostedZoneId]).toEqual([null, null, null]);
+    expect(settingsFrom({ domainName: 'none', certificateArn: '', hostedZoneId: 'NONE' })).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('takes one name or a list, the first the canonical one, with its certificate and an optional hosted zone', () => {
+    expect(settingsFrom(domain)).toMatchObject({
+      domainNames: ['community.example.com'],
+      certificateArn: CERTIFICATE,
+      hostedZoneId: undefined,
+      siteUrl: undefined,
+    });
+    expect(settingsFrom({ ...domain, domainName: ['www.example.com', 'example.com'], hostedZoneId: 'Z1D633PJN98FT9' })).toMatchObject({
+      domainNames: ['www.example.com', 'example.com'],
+      hostedZoneId: 'Z1D633PJN98FT9',
+    });
+    // siteUrl may say the same address.
+    expect(settingsFrom({ ...domain, siteUrl: 'https://community.example.com/' }).siteUrl).toBe('https://community.example.com');
+  });
+
+  it('refuses a domain without its certificate, and a certificate or a hosted zone without a domain', () => {
+    expect(() => settingsFrom({ domainName: 'community.example.com' })).toThrow(
+      new SettingsError(
+        'Context "domainName" needs "certificateArn": the ARN of an ACM certificate in us-east-1 that covers community.example.com (docs/deploy.md, "Custom domain").',
+      ),
+    );
+    expect(() => settingsFrom({ certificateArn: CERTIFICATE })).toThrow(
+      new SettingsError(
+        'Context "certificateArn" is set but "domainName" is not: name the domain it is for (docs/deploy.md, "Custom domain"), or unset "certificateArn".',
+      ),
+    );
+    expect(() => settingsFrom({ hostedZoneId: 'Z1D633PJN98FT9' })).toThrow('Context "hostedZoneId" is set but "domainName" is not');
+  });
+
+  it('refuses a certificate outside us-east-1, where CloudFront takes its certificates from', () => {
+    expect(() => settingsFrom({ ...domain, certificateArn: CERTIFICATE.replace('us-east-1', 'eu-west-1') })).toThrow(
+      new SettingsError(
+        'Context "certificateArn": the certificate is in eu-west-1, but CloudFront only takes certificates from us-east-1 (US East, N. Virginia), ' +
+          `whatever the stack's region: request or import it there (docs/deploy.md, "Custom domain").`,
+      ),
+    );
+  });
+
+  it('refuses a siteUrl that contradicts the domain', () => {
+    for (const siteUrl of [
+      'https://other.example.com',
+      'http://community.example.com',
+      'https://community.example.com/blog',
+      'https://www.community.example.com',
+    ]) {
+      expect(() => settingsFrom({ ...domain, domainName: 'community.example.com,www.community.example.com', siteUrl }), siteUrl).toThrow(
+        new SettingsError(
+          `Context "siteUrl" is ${siteUrl}, but "domainName" makes the site https://community.example.com: leave "siteUrl" unset (it follows "domainName") or set it to https://community.example.com.`,
+        ),
+      );
+    }
+  });
+
+  it.each([
+    ['domainName', 'https://community.example.com'],
+    ['domainName', 'community.example.com/blog'],
+    ['domainName', 'localhost'],
+    ['domainName', '*.example.com'],
+    ['domainName', 'community_posts.example.com'],
+    ['domainName', '-community.example.com'],
+    ['domainName', '192.0.2.1'],
+    ['domainName', `${'a'.repeat(64)}.example.com`],
+    ['domainName', 'd111111abcdef8.cloudfront.net'],
+    ['domainName', 'example.com,EXAMPLE.com'],
+    ['domainName', 42],
+    ['certificateArn', 'arn:aws:acm:us-east-1:123456789012:certificate'],
+    ['certificateArn', 'arn:aws:iam::123456789012:server-certificate/site'],
+    ['certificateArn', '1234abcd-12ab-34cd-56ef-1234567890ab'],
+    ['hostedZoneId', 'example.com'],
+    ['hostedZoneId', 'z1d633pjn98ft9'],
+  ])('refuses %s=%j', (key, value) => {
+    expect(() => settingsFrom({ ...domain, [key]: value })).toThrow(SettingsError);
+  });
+
+  it('gives the API functions and the SiteUrl output the domain, and outputs the distribution name the records point to', () => {
+    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+    const settings = settingsFrom({ ...domain, domainName: 'community.example.com,www.community.example.com' });
+    const template = Template.fromStack(new CommunityPostsStack(app, 'Stack', { settings, siteAssets }));
+    const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (fn) => fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined,
+    );
+    expect(functions.length).toBe(new Set(ROUTES.map((route) => route.handler)).size + 1);
+    for (const fn of functions) expect(fn.Properties.Environment.Variables.SITE_URL).toBe('https://community.example.com');
+    const outputs = template.findOutputs('*');
+    expect(outputs.SiteUrl!.Value).toBe('https://community.example.com');
+    expect(outputs.DistributionDomainName!.Value).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution[0-9A-F]{8}$/), 'DomainName'] });
+    expect(outputs.DistributionDomainName!.Description).toContain('community.example.com, www.community.example.com at your DNS provider');
+    // Without a hosted zone the records are the operator's to make.
+    template.resourceCountIs('AWS::Route53::RecordSet', 0);
+  });
+});
+
+describe("the stream consumer's own settings", () => {
+  it("default to a minute, the API functions' memory and the mapping the consumer was built with", () => {
+    expect(DEFAULT_STREAM_CONSUMER).toEqual({
+      streamTimeoutSeconds: 60,
+      streamMemorySize: 512,
+      streamBatchSize: 100,
+      streamParallelizationFactor: 1,
+      streamRetryAttempts: 5,
+      streamBisectBatchOnError: true,
+      streamMaxRecordAgeSeconds: undefined,
+      streamBatchingWindowSeconds: 0,
+    });
+    expect(DEFAULT_SETTINGS).toMatchObject(DEFAULT_STREAM_CONSUMER);
+    expect(DEFAULT_STREAM_CONSUMER.streamMemorySize).toBe(DEFAULT_SETTINGS.memorySize);
+  });
+
+  it("go to the consumer's function and its event source mapping only, and the local stack reads them from the template", () => {
+    const context = {
+      streamTimeoutSeconds: '120',
+      streamMemorySize: '2048',
+      streamBatchSize: '25',
+      streamParallelizationFactor: '3',
+      streamRetryAttempts: '2',
+      streamBisectBatchOnError: 'false',
+      streamMaxRecordAgeSeconds: '3600',
+      streamBatchingWindowSeconds: '1',
+    };
+    const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-asset-metadata': true } });
+    const settings = readSettings(app.node);
+    const stack = new CommunityPostsStack(app, 'StreamSettings', { settings, siteAssets });
+    const template = Template.fromStack(stack);
+    const consumer = stack.resolve((stack.functions.get(TABLE_STREAM_CONSUMER.handler)!.function.node.defaultChild as CfnElement).logicalId) as string;
+    const functions = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([id]) => !isDeployTimeFunction(id));
+    for (const [id, fn] of functions) {
+      expect([fn.Properties.Timeout, fn.Properties.MemorySize], id).toEqual(id === consumer ? [120, 2048] : [10, DEFAULT_SETTINGS.memorySize]);
+    }
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]!.Properties).toMatchObject({
+      FunctionName: { Ref: consumer },
+      BatchSize: 25,
+      ParallelizationFactor: 3,
+      MaximumRetryAttempts: 2,
+      BisectBatchOnFunctionError: false,
+      MaximumRecordAgeInSeconds: 3600,
+      MaximumBatchingWindowInSeconds: 1,
+      // Kept whatever the settings: partial batch responses, and the on-failure queue.
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: expect.anything() } },
+    });
+    // The local stack on the bundles (npm start --bundles) plays what the template says.
+    app.synth();
+    const streamArn = 'arn:aws:dynamodb:us-east-1:000000000000:table/local/stream/label';
+    const local = templateDeployment({ cdkOut: outdir, stackName: stack.stackName, tableName: 'local', region: 'us-east-1', streamArn });
+    const { handler, ...mapping } = tableStreamConsumer(settings);
+    expect(handler).toBe(TABLE_STREAM_CONSUMER.handler);
+    expect(local.eventSources).toEqual([{ functionName: functionName(handler), streamArn, ...mapping, onFailureDestination: true }]);
+    expect(local.eventSources[0]).toMatchObject({ batchSize: 25, retryAttempts: 2, bisectBatchOnError: false });
+    expect(local.functions.get(functionName(handler))).toMatchObject({ timeoutSeconds: 120, memorySize: 2048 });
   });
 });
 

@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { App, Validations, type CfnElement } from 'aws-cdk-lib';
 import { OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type BuiltApp } from '../../infra/build.ts';
 import { API_CACHE_KEY_HEADERS, API_PATH_PATTERN, CACHEABLE_ERROR_CODES, HASHED_CACHE_CONTROL, PAGE_CACHE_CONTROL } from '../../infra/site.ts';
 import { APP_PAGE, BUILD_COMMAND, SiteBuildError, siteFiles, spaFallbackCode } from '../../infra/site-functions.ts';
@@ -254,6 +254,93 @@ describe('the distribution', () => {
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(built.stack.site.distribution.node.defaultChild), 'DomainName'] }]],
     });
     expect(outputs.ApiUrl).toBeDefined();
+  });
+
+  it("answers on its *.cloudfront.net name only, with CloudFront's default certificate (CFR4 acknowledged), and writes no DNS record", () => {
+    expect(CONTEXT.domainName).toBeNull();
+    expect(config().Aliases).toBeUndefined();
+    expect(config().ViewerCertificate).toBeUndefined();
+    expect(ofType('AWS::Route53::RecordSet')).toEqual([]);
+    expect(acknowledged(built.stack.site.distribution)).toContain('AwsSolutions-CFR4');
+  });
+});
+
+/** The finding ids acknowledged on a construct itself. */
+const acknowledged = (construct: { node: { metadata: { type: string; data: unknown }[] } }) =>
+  construct.node.metadata
+    .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+    .flatMap((entry) => Object.keys(entry.data as Record<string, string>).map((id) => id.replace(/^annotation::/i, '')));
+
+describe('with a domain of its own (domainName, certificateArn, hostedZoneId), deployed with an account and region', () => {
+  const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab';
+  const NAMES = ['community.example.com', 'www.community.example.com'];
+  let domain: BuiltApp;
+  let domainResources: Record<string, Json>;
+  let domainOutputs: Record<string, Json>;
+  let environment: string;
+
+  beforeAll(() => {
+    // As the CLI sets them from the credentials: the stack is then in eu-west-1, the certificate in us-east-1.
+    vi.stubEnv('CDK_DEFAULT_ACCOUNT', '123456789012');
+    vi.stubEnv('CDK_DEFAULT_REGION', 'eu-west-1');
+    try {
+      const context = {
+        ...CONTEXT,
+        'aws:cdk:bundling-stacks': [],
+        domainName: NAMES.join(','),
+        certificateArn: CERTIFICATE,
+        hostedZoneId: 'Z0123456789ABCDEFGHIJ',
+      };
+      domain = buildApp({ outdir: join(outdir, 'domain'), context }, { siteAssets });
+      // cdk-nag runs here too: the synth fails on any finding not fixed or acknowledged.
+      const artifact = domain.app.synth().getStackArtifact(domain.stack.artifactId);
+      environment = artifact.environment.name;
+      const template = artifact.template as { Resources: Record<string, Json>; Outputs: Record<string, Json> };
+      domainResources = template.Resources;
+      domainOutputs = template.Outputs;
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  }, 120_000);
+
+  const distributionConfig = () =>
+    Object.values(domainResources).find((resource) => resource.Type === 'AWS::CloudFront::Distribution')!.Properties.DistributionConfig;
+  const distributionId = () => domain.stack.resolve((domain.stack.site.distribution.node.defaultChild as CfnElement).logicalId) as string;
+
+  it('answers on the domain names with the certificate, TLS 1.2 at least (TLSv1.2_2021), over SNI', () => {
+    expect(environment).toBe('aws://123456789012/eu-west-1');
+    expect(distributionConfig().Aliases).toEqual(NAMES);
+    expect(distributionConfig().ViewerCertificate).toEqual({
+      AcmCertificateArn: CERTIFICATE,
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
+  });
+
+  it('writes an A and an AAAA alias record to the distribution for each name in the hosted zone', () => {
+    const records = Object.values(domainResources).filter((resource) => resource.Type === 'AWS::Route53::RecordSet');
+    expect(records.map((record) => `${record.Properties.Type} ${record.Properties.Name}`).sort()).toEqual(
+      NAMES.flatMap((name) => [`A ${name}.`, `AAAA ${name}.`]).sort(),
+    );
+    for (const record of records) {
+      expect(record.Properties.HostedZoneId).toBe('Z0123456789ABCDEFGHIJ');
+      expect(record.Properties.AliasTarget.DNSName).toEqual({ 'Fn::GetAtt': [distributionId(), 'DomainName'] });
+    }
+  });
+
+  it('gives the feed and the outputs the first name: SITE_URL of every API function, SiteUrl; the distribution name besides', () => {
+    const api = Object.values(domainResources).filter(
+      (resource) => resource.Type === 'AWS::Lambda::Function' && resource.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined,
+    );
+    expect(api.length).toBeGreaterThan(30);
+    for (const fn of api) expect(fn.Properties.Environment.Variables[SITE_URL_VARIABLE]).toBe(`https://${NAMES[0]}`);
+    expect(domainOutputs.SiteUrl!.Value).toBe(`https://${NAMES[0]}`);
+    expect(domainOutputs.DistributionDomainName!.Value).toEqual({ 'Fn::GetAtt': [distributionId(), 'DomainName'] });
+  });
+
+  it('passes cdk-nag without the default certificate acknowledgment (CFR4 is met), the other three kept', () => {
+    expect(new AwsSolutionsChecks(domain.app).validateScope(domain.app).violations).toEqual([]);
+    expect(acknowledged(domain.stack.site.distribution).sort()).toEqual(['AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR3']);
   });
 });
 

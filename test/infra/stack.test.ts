@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -11,11 +12,12 @@ import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PROJECT_ROOT, TIMEOUT } from '../../infra/api-function.ts';
 import { buildApp, type BuiltApp } from '../../infra/build.ts';
 import { ACKNOWLEDGMENT_REASONS, indexWildcardFindingId } from '../../infra/nag.ts';
 import { STREAM_READ_ACTIONS, TABLE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
 import { ACCESS_LOG_FIELDS, STREAM_FAILURE_RETENTION } from '../../infra/stack.ts';
-import { TABLE_STREAM_CONSUMER } from '../../infra/streams.ts';
+import { TABLE_STREAM_CONSUMER, tableStreamConsumer } from '../../infra/streams.ts';
 import { stackRouteKeys } from '../../infra/route-keys.ts';
 import { throttleTotals } from '../../infra/settings.ts';
 import { COMMON_PASSWORDS_FILE, COMMON_PASSWORDS_FOLDER } from '#lib/auth/common-passwords.ts';
@@ -57,6 +59,7 @@ type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?
 let outdir: string;
 let siteAssets: string;
 let built: BuiltApp;
+let cliDir: string;
 let template: Template;
 let resources: Record<string, Resource>;
 
@@ -100,6 +103,45 @@ function dynamoGrants(handler: string): { table: string[]; index: string[]; sear
   return grants;
 }
 
+/** The account the CLI would take from credentials (it sets CDK_DEFAULT_ACCOUNT), and the region it takes from AWS_REGION. */
+const CLI_ACCOUNT = '123456789012';
+const CLI_REGION = 'us-east-1';
+
+/**
+ * The app as the CDK CLI runs it with credentials: cdk.json's command, through the local binary,
+ * with CDK_DEFAULT_ACCOUNT as the CLI sets it from the credentials' account (without credentials
+ * it leaves the variable as it finds it) and the region the CLI sets from AWS_REGION. `cdk ls`
+ * rather than `cdk synth`: the CLI runs the app the same way (same context, same variables, every
+ * construct and cdk-nag), but tells it to bundle nothing, where `synth` bundles every function
+ * again (the synth above bundles them once); it writes cdk-nag's report without judging it, which
+ * the test does as `synth` would (docs/deploy.md). No credentials of the machine are used, nor any network.
+ */
+function runCli(): Promise<{ code: number | null; output: string; assembly: string }> {
+  cliDir = mkdtempSync(join(tmpdir(), 'community-posts-cli-'));
+  const assembly = join(cliDir, 'cdk.out');
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(AWS_|CDK_)/.test(name)));
+  const child = spawn(join(PROJECT_ROOT, 'node_modules', '.bin', 'cdk'), ['ls', '--output', assembly], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...env,
+      CDK_DISABLE_VERSION_CHECK: 'true',
+      CDK_DEFAULT_ACCOUNT: CLI_ACCOUNT,
+      AWS_REGION: CLI_REGION,
+      AWS_CONFIG_FILE: join(cliDir, 'none'),
+      AWS_SHARED_CREDENTIALS_FILE: join(cliDir, 'none'),
+      AWS_EC2_METADATA_DISABLED: 'true',
+    },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output, assembly }));
+  });
+}
+
 beforeAll(() => {
   // The bundles run here on the test machine's Node.js; in Lambda it is 22, which the SDK wants.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -115,6 +157,7 @@ beforeAll(() => {
 }, 300_000);
 
 afterAll(() => {
+  if (cliDir) rmSync(cliDir, { recursive: true, force: true });
   if (outdir) rmSync(outdir, { recursive: true, force: true });
   if (siteAssets) rmSync(siteAssets, { recursive: true, force: true });
 });
@@ -269,8 +312,9 @@ describe('functions', () => {
     expect(fn.Runtime).toBe('nodejs22.x');
     expect(fn.Architectures).toEqual(['arm64']);
     expect(fn.Handler).toBe('index.handler');
-    expect(fn.MemorySize).toBe(CONTEXT.memorySize);
-    expect(fn.Timeout).toBeGreaterThanOrEqual(5);
+    // The stream consumer has its own timeout and memory: a batch can write thousands of postings.
+    if (handler === CONSUMER) expect([fn.Timeout, fn.MemorySize]).toEqual([CONTEXT.streamTimeoutSeconds, CONTEXT.streamMemorySize]);
+    else expect([fn.Timeout, fn.MemorySize]).toEqual([TIMEOUT.toSeconds(), CONTEXT.memorySize]);
     expect(fn.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps' });
     // The API's functions answer with CORS headers; the stream consumer answers no one.
     if (handler === CONSUMER) expect(fn.Environment.Variables.CORS_ALLOWED_ORIGINS).toBeUndefined();
@@ -609,6 +653,8 @@ describe('stream consumer', () => {
   const queueLogicalId = () => logicalId(built.stack.streamFailures.node.defaultChild as CfnElement);
 
   it("reads the table's stream with the settings of infra/streams.ts: batches from TRIM_HORIZON, split on error, bounded retries, partial batch responses, only post texts and mine entries' removals", () => {
+    // cdk.json's stream settings are the defaults: the mapping the local stack plays from source.
+    expect(tableStreamConsumer(built.settings)).toEqual(TABLE_STREAM_CONSUMER);
     expect(mappingOf()).toEqual({
       FunctionName: { Ref: functionLogicalId(CONSUMER) },
       EventSourceArn: { 'Fn::GetAtt': [tableLogicalId(), 'StreamArn'] },
@@ -616,6 +662,8 @@ describe('stream consumer', () => {
       BatchSize: TABLE_STREAM_CONSUMER.batchSize,
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: TABLE_STREAM_CONSUMER.retryAttempts,
+      ParallelizationFactor: 1,
+      MaximumBatchingWindowInSeconds: 0,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       FilterCriteria: {
         Filters: [
@@ -817,6 +865,17 @@ describe('checks', () => {
     // Read from the environment: no function may read the secret itself.
     expect(JSON.stringify(ofType('AWS::IAM::Policy'))).not.toContain('secretsmanager:');
   });
+
+  it("synthesizes the CLI's way with an account and region (cdk ls, as `cdk deploy` with credentials): exit 0, cdk-nag reports nothing", async () => {
+    const { code, output, assembly } = await runCli();
+    expect(code, output).toBe(0);
+    expect(output).toContain(built.stack.stackName);
+    const manifest = JSON.parse(readFileSync(join(assembly, 'manifest.json'), 'utf8')) as { artifacts: Record<string, { environment?: string }> };
+    expect(manifest.artifacts[built.stack.artifactId]!.environment).toBe(`aws://${CLI_ACCOUNT}/${CLI_REGION}`);
+    // What `cdk synth` and `cdk deploy` judge: the validation report cdk-nag wrote.
+    const report = JSON.parse(readFileSync(join(assembly, 'validation-report.json'), 'utf8')) as { pluginReports: { violations: unknown[] }[] };
+    expect(report.pluginReports.flatMap((plugin) => plugin.violations)).toEqual([]);
+  }, 300_000);
 
   it('synthesizes without errors or warnings', () => {
     Annotations.fromStack(built.stack).hasNoError('*', Match.anyValue());

@@ -8,8 +8,12 @@ import './styles.css';
 // own, so the first load carries only the shell and the page it opens.
 
 const Home = lazy(() => import('./pages/Home.tsx'));
-// A post page needs the Markdown renderer: both chunks are fetched at once.
-const Post = lazy(() => Promise.all([import('./pages/Post.tsx'), loadRenderer()]).then(([page]) => page.default));
+// A post page needs the Markdown renderer: both chunks are fetched at once. The page shows a
+// renderer that failed to load with a "Retry" of its own.
+const Post = lazy(() => {
+  loadRenderer().catch(() => undefined);
+  return import('./pages/Post.tsx');
+});
 const Edit = lazy(() => import('./pages/Edit.tsx'));
 const Write = lazy(() => import('./pages/Write.tsx'));
 const Tags = lazy(() => import('./pages/Tags.tsx'));

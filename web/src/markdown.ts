@@ -110,6 +110,14 @@ purify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'IMG') {
     node.setAttribute('loading', 'lazy');
     node.setAttribute('referrerpolicy', 'no-referrer');
+    // An image without alt is read out by its address; alt="" marks it as decoration. Alone in a
+    // link it is the link's only name: the link's address is then its text.
+    if (!node.getAttribute('alt')?.trim()) {
+      const link = node.closest('a');
+      const alone =
+        link !== null && link.textContent?.trim() === '' && [...link.querySelectorAll('img')].every((img) => img === node || !img.getAttribute('alt')?.trim());
+      node.setAttribute('alt', alone ? (link.getAttribute('href') ?? '') : '');
+    }
   }
 });
 

@@ -1,34 +1,67 @@
+import { slugify } from '../../../lib/slugs/slugify.ts';
 import { api, outcome } from './client.ts';
 
-// A post names its tags by title; the tag pages are addressed by slug. The slugs of the titles a
-// page shows, from the tag list (one request for up to 500 tags), else by searching the title.
+// A post names its tags by title; the tag pages are addressed by slug. A title's slug is, most
+// often, the API's own derivation of it (lib/slugs/slugify.ts, the same code): one read of that
+// tag, whose title says whether it is this one. A tag whose slug was chosen at its creation, or
+// got a `-1` because another title took the base, is found by searching its title. So a post
+// costs a request per tag, whatever the number of the site's tags. A tag's slug never changes:
+// what was found is kept for the page's life.
 
-let known: Promise<Map<string, string>> | undefined;
+/** Pages of a title search to read at most (each up to 100 tags whose titles contain it). */
+const SEARCH_PAGES = 5;
 
-async function allTags(): Promise<Map<string, string>> {
-  const result = await outcome(() => api.GET('/tags', { params: { query: { page_size: 500 } } }));
-  const map = new Map<string, string>();
-  if (result.ok) for (const tag of result.data) map.set(tag.title.toLowerCase(), tag.slug);
-  return map;
+const found = new Map<string, Promise<string | undefined>>();
+
+async function search(title: string, key: string): Promise<string | undefined> {
+  let query: { q: string; page_size: number; page?: number; cursor?: string } = { q: title, page_size: 100 };
+  for (let read = 0; read < SEARCH_PAGES; read++) {
+    const result = await outcome(() => api.GET('/tags', { params: { query } }));
+    if (!result.ok) return undefined;
+    const tag = result.data.find((candidate) => candidate.title.toLowerCase() === key);
+    if (tag) return tag.slug;
+    const next = nextPage(result.response);
+    if (!next) return undefined;
+    query = { ...query, ...next };
+  }
+  return undefined;
+}
+
+/** The `page` and `cursor` of the next page, from the list's Link header. */
+function nextPage(response: Response): { page: number; cursor: string } | undefined {
+  const link = /<([^>]+)>;\s*rel="?next"?/.exec(response.headers.get('Link') ?? '')?.[1];
+  if (!link) return undefined;
+  const params = new URL(link, location.href).searchParams;
+  const page = Number(params.get('page'));
+  const cursor = params.get('cursor');
+  return page > 0 && cursor ? { page, cursor } : undefined;
+}
+
+async function lookUp(title: string, key: string): Promise<string | undefined> {
+  const guess = slugify(title);
+  if (guess) {
+    const result = await outcome(() => api.GET('/tags/detail/{slug}', { params: { path: { slug: guess } } }));
+    if (result.ok && result.data.title.toLowerCase() === key) return result.data.slug;
+    // No answer (offline, a 5xx): no link this time, and another page asks again.
+    if (!result.ok && result.failure.kind !== 'not-found') return undefined;
+  }
+  return search(title, key);
+}
+
+/** The slug of a tag by its title, or undefined when it cannot be found now. */
+function slugOf(title: string): Promise<string | undefined> {
+  const key = title.toLowerCase();
+  let slug = found.get(key);
+  if (!slug) {
+    slug = lookUp(title, key);
+    found.set(key, slug);
+    slug.then((known) => known ?? found.delete(key));
+  }
+  return slug;
 }
 
 /** Title (lower case) to slug, for the titles given; a title not found is left out. */
 export async function tagSlugs(titles: string[]): Promise<Map<string, string>> {
-  known ??= allTags();
-  const map = await known;
-  const missing = titles.filter((title) => !map.has(title.toLowerCase()));
-  await Promise.all(
-    missing.map(async (title) => {
-      const result = await outcome(() => api.GET('/tags', { params: { query: { q: title, page_size: 500 } } }));
-      if (!result.ok) return;
-      const tag = result.data.find((t) => t.title.toLowerCase() === title.toLowerCase());
-      if (tag) map.set(tag.title.toLowerCase(), tag.slug);
-    }),
-  );
-  return map;
-}
-
-/** Forget the slugs (a post just created tags). */
-export function forgetTagSlugs(): void {
-  known = undefined;
+  const slugs = await Promise.all(titles.map(async (title) => [title.toLowerCase(), await slugOf(title)] as const));
+  return new Map(slugs.filter((entry): entry is readonly [string, string] => entry[1] !== undefined));
 }

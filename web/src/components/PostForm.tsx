@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
-import type { Failure, FieldErrors } from '../api/client.ts';
+import type { Failure } from '../api/client.ts';
+import { useSubmission } from '../hooks.ts';
 import { Field, otherErrors } from './Field.tsx';
 import { Markdown } from './Markdown.tsx';
-import { describe } from './Problem.tsx';
+import { FormAlert } from './Problem.tsx';
 
 export interface PostFields {
   title: string;
@@ -53,22 +54,16 @@ function keep(fields: PostFields): void {
 /** The form of a post (write and edit): labelled fields, "Preview", "Save", the API's errors. */
 export function PostForm({ initial, save, reload }: Props) {
   const [fields, setFields] = useState<PostFields>(() => takeKept(initial));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, errors, failure, run } = useSubmission();
   const [preview, setPreview] = useState<string | null>(null);
   const set = (name: keyof PostFields) => (value: string) => setFields((f) => ({ ...f, [name]: value }));
 
-  const submit = async () => {
-    setBusy(true);
-    setFailure(null);
-    const result = await save(fields);
-    setBusy(false);
-    if (!result) return;
-    if (result.kind === 'unauthorized') keep(fields);
-    setErrors(result.kind === 'invalid' ? result.fields : {});
-    setFailure(result);
-  };
+  const submit = () =>
+    run(async () => {
+      const result = await save(fields);
+      if (result?.kind === 'unauthorized') keep(fields);
+      return result;
+    });
   const other = otherErrors(errors, SHOWN);
 
   return (
@@ -119,30 +114,21 @@ export function PostForm({ initial, save, reload }: Props) {
           </ul>
         )}
       </div>
-      {(other.length > 0 || (failure && failure.kind !== 'invalid') || (failure?.kind === 'invalid' && failure.message)) && (
-        <div class="alert" role="alert">
-          {other.map((message) => (
-            <p key={message}>{message}</p>
-          ))}
-          {failure?.kind === 'invalid' && failure.message && <p>{failure.message}</p>}
-          {failure && failure.kind === 'conflict' && (
-            <>
-              <p>This post was changed elsewhere since you opened it. Reload it to see the changes; what you typed here will be replaced.</p>
-              {reload && (
-                <button type="button" onClick={reload}>
-                  Reload
-                </button>
-              )}
-            </>
-          )}
-          {failure && failure.kind !== 'invalid' && failure.kind !== 'conflict' && <p>{describe(failure)}</p>}
-          {failure?.kind === 'unavailable' && (
-            <button type="button" onClick={() => void submit()}>
-              Retry
-            </button>
-          )}
-        </div>
-      )}
+      <FormAlert
+        messages={other}
+        failure={failure}
+        onRetry={() => void submit()}
+        conflict={
+          <>
+            <p>This post was changed elsewhere since you opened it. Reload it to see the changes; what you typed here will be replaced.</p>
+            {reload && (
+              <button type="button" onClick={reload}>
+                Reload
+              </button>
+            )}
+          </>
+        }
+      />
       <div class="actions">
         <button type="button" class="secondary" onClick={() => setPreview(fields.description)}>
           Preview

@@ -1,10 +1,13 @@
 import type { Failure } from '../api/client.ts';
 
-/** Words for a failure the page itself does not handle, and what the person can do about it. */
-export function describe(failure: Failure): string {
+/**
+ * Words for a failure the page itself does not handle, and what the person can do about it;
+ * `typed`: the failure of a form, whose fields keep what was typed.
+ */
+export function describe(failure: Failure, typed = false): string {
   switch (failure.kind) {
     case 'unavailable':
-      return `${failure.message} What you typed is kept: try again.`;
+      return typed ? `${failure.message} What you typed is kept: try again.` : `${failure.message} Try again.`;
     case 'rate-limited':
       return failure.retryAfter !== null
         ? `Too many requests. Try again in ${failure.retryAfter} second${failure.retryAfter === 1 ? '' : 's'}.`
@@ -42,20 +45,30 @@ export function Alert({ children }: { children: preact.ComponentChildren }) {
   );
 }
 
+interface FormAlertProps {
+  messages: readonly string[];
+  failure: Failure | null;
+  onRetry: () => void;
+  /** What the form says to a 409 (the words and a way to reload), in place of the API's words. */
+  conflict?: preact.ComponentChildren;
+}
+
 /**
  * What a form's submission got wrong beyond its fields, in one role="alert": the API's messages
  * for no field of the form (`detail`, `non_field_errors`, ...) and the failure's words; "Retry"
  * when trying again may help (no network, a 5xx). Nothing when there is nothing to say.
  */
-export function FormAlert({ messages, failure, onRetry }: { messages: readonly string[]; failure: Failure | null; onRetry: () => void }) {
-  const message = failure && (failure.kind !== 'invalid' ? describe(failure) : failure.message);
-  if (messages.length === 0 && !message) return null;
+export function FormAlert({ messages, failure, onRetry, conflict }: FormAlertProps) {
+  const ownConflict = failure?.kind === 'conflict' && conflict !== undefined;
+  const message = failure && !ownConflict && (failure.kind !== 'invalid' ? describe(failure, true) : failure.message);
+  if (messages.length === 0 && !message && !ownConflict) return null;
   return (
     <div class="alert" role="alert">
       {messages.map((text) => (
         <p key={text}>{text}</p>
       ))}
       {message && <p>{message}</p>}
+      {ownConflict && conflict}
       {failure?.kind === 'unavailable' && (
         <button type="button" onClick={onRetry}>
           Retry

@@ -1,6 +1,5 @@
 import { useLocation } from 'preact-iso';
 import { api, outcome, type Post } from '../api/client.ts';
-import { forgetTagSlugs } from '../api/tags.ts';
 import { Content } from '../components/Content.tsx';
 import { RequireAccount } from '../components/Gates.tsx';
 import { PostForm, type PostFields } from '../components/PostForm.tsx';
@@ -40,7 +39,6 @@ function EditForm({ slug }: { slug: string }) {
       api.PUT('/posts/detail/{slug}', { params: { path: { slug: read.slug } }, body: { ...fields, modified: read.modified } }),
     );
     if (!result.ok) return result.failure;
-    forgetTagSlugs();
     route(paths.post(result.data.slug));
     return null;
   };

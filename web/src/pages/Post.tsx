@@ -1,24 +1,30 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { createPortal } from 'preact/compat';
 import { useLocation } from 'preact-iso';
-import { api, outcome, summaries, type Failure, type Post as PostData, type PostSummary } from '../api/client.ts';
+import { api, outcome, summaries, type Failure, type Post as PostData } from '../api/client.ts';
 import { tagSlugs } from '../api/tags.ts';
 import { Content } from '../components/Content.tsx';
 import { DateTime } from '../components/DateTime.tsx';
 import { loadRenderer, Markdown } from '../components/Markdown.tsx';
-import { Alert, describe } from '../components/Problem.tsx';
+import { Alert, describe, Problem } from '../components/Problem.tsx';
 import { useLoad, useMetaDescription, useSession, useTitle } from '../hooks.ts';
 import { here, loginFor, paths } from '../paths.ts';
 
 /** `/posts/<slug>`: one post, its votes and favorite, related posts; Edit and Delete for its author. */
 export default function PostPage({ slug }: { slug: string }) {
-  // The post and the Markdown renderer at once: the page appears whole.
+  // The post and the Markdown renderer at once: the page appears whole (a renderer that failed to load says so in its place).
   const { state, reload } = useLoad(async () => {
-    const [post] = await Promise.all([outcome(() => api.GET('/posts/detail/{slug}', { params: { path: { slug } } })), loadRenderer().catch(() => undefined)]);
+    const renderer = loadRenderer().catch(() => undefined);
+    const post = await outcome(() => api.GET('/posts/detail/{slug}', { params: { path: { slug } } }));
+    await renderer;
     return post;
   }, [slug]);
   if (state.status === 'done' && state.ok) return <PostView key={state.data.slug} post={state.data} />;
-  return <Content state={state} reload={reload} children={() => null} />;
+  return (
+    <Content state={state} reload={reload}>
+      {() => null}
+    </Content>
+  );
 }
 
 function PostView({ post }: { post: PostData }) {
@@ -26,6 +32,7 @@ function PostView({ post }: { post: PostData }) {
   useMetaDescription(post.meta_description?.trim() || null);
   const { username } = useSession();
   const isAuthor = username === post.author;
+  const updated = post.modified !== post.created;
   return (
     <article class="post" aria-labelledby="post-title">
       <header>
@@ -34,13 +41,9 @@ function PostView({ post }: { post: PostData }) {
           {!post.publish && <span class="badge">Draft</span>}
           {post.is_featured && <span class="badge">Featured</span>}
           By <a href={paths.user(post.author)}>{post.author}</a> · Published <DateTime value={post.created} />
-          {post.modified !== post.created && (
-            <>
-              {' '}
-              · Updated <DateTime value={post.modified} />
-            </>
-          )}{' '}
-          · {post.total_visitors} {post.total_visitors === 1 ? 'view' : 'views'}
+          {updated && ' · Updated '}
+          {updated && <DateTime value={post.modified} />}
+          {` · ${post.total_visitors} ${post.total_visitors === 1 ? 'view' : 'views'}`}
         </p>
         <TagLinks titles={post.tags} />
       </header>
@@ -70,7 +73,26 @@ function TagLinks({ titles }: { titles: string[] }) {
 
 type Vote = 'up' | 'down' | null;
 
-/** Vote up, Vote down and Favorite: pressed state from the API, counts changed at once. */
+/**
+ * One request at a time: `run` ignores a task while the last one is under way (a double click
+ * sends one request), and `busy` says so to the buttons.
+ */
+function useOneAtATime(): { busy: boolean; run: (task: () => Promise<void>) => void } {
+  const running = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const run = (task: () => Promise<void>) => {
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
+    void task().finally(() => {
+      running.current = false;
+      setBusy(false);
+    });
+  };
+  return { busy, run };
+}
+
+/** Vote up, Vote down and Favorite: pressed states and counts as the API answers them. */
 function Reactions({ post }: { post: PostData }) {
   const { token } = useSession();
   const { route } = useLocation();
@@ -80,29 +102,39 @@ function Reactions({ post }: { post: PostData }) {
   const [favorited, setFavorited] = useState(false);
   const [favorites, setFavorites] = useState(post.total_favorites);
   const [failure, setFailure] = useState<Failure | null>(null);
+  const voting = useOneAtATime();
+  const favoriting = useOneAtATime();
+  // What the API said last, for the next click (the state is rendered a moment later).
+  const known = useRef<{ vote: Vote; favorited: boolean }>({ vote: null, favorited: false });
   // Once the person has pressed a button, the state read on arrival is older than what they see.
   const acted = useRef({ vote: false, favorite: false });
   const path = { params: { path: { slug: post.slug } } };
 
+  const showVote = (data: { vote?: Vote; rating_likes: number; rating_dislikes: number }) => {
+    known.current.vote = data.vote ?? null;
+    setVote(data.vote ?? null);
+    setLikes(data.rating_likes);
+    setDislikes(data.rating_dislikes);
+  };
+  const showFavorite = (data: { favorited: boolean; total_favorites: number }) => {
+    known.current.favorited = data.favorited;
+    setFavorited(data.favorited);
+    setFavorites(data.total_favorites);
+  };
+
   useEffect(() => {
     if (!token) {
+      known.current = { vote: null, favorited: false };
       setVote(null);
       setFavorited(false);
       return;
     }
     let current = true;
     outcome(() => api.GET('/posts/detail/{slug}/vote', path)).then((result) => {
-      if (current && result.ok && !acted.current.vote) {
-        setVote(result.data.vote ?? null);
-        setLikes(result.data.rating_likes);
-        setDislikes(result.data.rating_dislikes);
-      }
+      if (current && result.ok && !acted.current.vote) showVote(result.data);
     });
     outcome(() => api.GET('/posts/detail/{slug}/favorite', path)).then((result) => {
-      if (current && result.ok && !acted.current.favorite) {
-        setFavorited(result.data.favorited);
-        setFavorites(result.data.total_favorites);
-      }
+      if (current && result.ok && !acted.current.favorite) showFavorite(result.data);
     });
     return () => {
       current = false;
@@ -115,65 +147,49 @@ function Reactions({ post }: { post: PostData }) {
     return true;
   };
 
-  const press = async (wanted: 'up' | 'down') => {
-    if (needAccount()) return;
-    acted.current.vote = true;
-    setFailure(null);
-    const before = { vote, likes, dislikes };
-    const next: Vote = vote === wanted ? null : wanted;
-    // At once: the person sees their vote counted; the API's answer then sets the exact counts.
-    setVote(next);
-    setLikes(likes - (vote === 'up' ? 1 : 0) + (next === 'up' ? 1 : 0));
-    setDislikes(dislikes - (vote === 'down' ? 1 : 0) + (next === 'down' ? 1 : 0));
-    const result = await outcome(() =>
-      next === null ? api.DELETE('/posts/detail/{slug}/vote', path) : api.POST('/posts/detail/{slug}/vote', { ...path, body: { vote: next } }),
-    );
-    if (result.ok) {
-      setVote(result.data.vote ?? null);
-      setLikes(result.data.rating_likes);
-      setDislikes(result.data.rating_dislikes);
-    } else {
-      setVote(before.vote);
-      setLikes(before.likes);
-      setDislikes(before.dislikes);
-      if (result.failure.kind !== 'unauthorized') setFailure(result.failure);
-    }
-  };
+  const press = (wanted: 'up' | 'down') =>
+    voting.run(async () => {
+      if (needAccount()) return;
+      acted.current.vote = true;
+      setFailure(null);
+      const next: Vote = known.current.vote === wanted ? null : wanted;
+      const result = await outcome(() =>
+        next === null ? api.DELETE('/posts/detail/{slug}/vote', path) : api.POST('/posts/detail/{slug}/vote', { ...path, body: { vote: next } }),
+      );
+      if (result.ok) showVote(result.data);
+      else if (result.failure.kind !== 'unauthorized') setFailure(result.failure);
+    });
 
-  const toggleFavorite = async () => {
-    if (needAccount()) return;
-    acted.current.favorite = true;
-    setFailure(null);
-    const before = { favorited, favorites };
-    setFavorited(!favorited);
-    setFavorites(favorites + (favorited ? -1 : 1));
-    const result = await outcome(() => (favorited ? api.DELETE('/posts/detail/{slug}/favorite', path) : api.POST('/posts/detail/{slug}/favorite', path)));
-    if (result.ok) {
-      setFavorited(result.data.favorited);
-      setFavorites(result.data.total_favorites);
-    } else {
-      setFavorited(before.favorited);
-      setFavorites(before.favorites);
-      if (result.failure.kind !== 'unauthorized') setFailure(result.failure);
-    }
-  };
+  const toggleFavorite = () =>
+    favoriting.run(async () => {
+      if (needAccount()) return;
+      acted.current.favorite = true;
+      setFailure(null);
+      const result = await outcome(() =>
+        known.current.favorited ? api.DELETE('/posts/detail/{slug}/favorite', path) : api.POST('/posts/detail/{slug}/favorite', path),
+      );
+      if (result.ok) showFavorite(result.data);
+      else if (result.failure.kind !== 'unauthorized') setFailure(result.failure);
+    });
 
+  // While a request is under way its buttons say so and ignore clicks, but keep the focus (no `disabled`).
+  const waiting = (busy: boolean) => (busy ? { 'aria-disabled': 'true' as const, 'aria-busy': 'true' as const } : {});
   return (
     <section class="reactions" aria-label="Votes and favorites">
       <div class="reaction">
-        <button type="button" aria-pressed={vote === 'up'} onClick={() => press('up')}>
+        <button type="button" aria-pressed={vote === 'up'} {...waiting(voting.busy)} onClick={() => press('up')}>
           Vote up
         </button>
         <span class="count">{likes}</span>
       </div>
       <div class="reaction">
-        <button type="button" aria-pressed={vote === 'down'} onClick={() => press('down')}>
+        <button type="button" aria-pressed={vote === 'down'} {...waiting(voting.busy)} onClick={() => press('down')}>
           Vote down
         </button>
         <span class="count">{dislikes}</span>
       </div>
       <div class="reaction">
-        <button type="button" aria-pressed={favorited} onClick={toggleFavorite}>
+        <button type="button" aria-pressed={favorited} {...waiting(favoriting.busy)} onClick={toggleFavorite}>
           Favorite
         </button>
         <span class="count">{favorites}</span>
@@ -246,20 +262,26 @@ function AuthorActions({ post }: { post: PostData }) {
   );
 }
 
-/** The section "Related posts": at most five posts sharing the most tags. */
+/** The section "Related posts": at most five posts sharing the most tags; a failed load with "Retry". */
 function Related({ slug }: { slug: string }) {
-  const { state } = useLoad(() => summaries(() => api.GET('/posts/detail/{slug}/related', { params: { path: { slug }, query: { view: 'summary' } } })), [slug]);
-  const posts: PostSummary[] = state.status === 'done' && state.ok ? state.data : [];
+  const { state, reload } = useLoad(
+    () => summaries(() => api.GET('/posts/detail/{slug}/related', { params: { path: { slug }, query: { view: 'summary' } } })),
+    [slug],
+  );
+  // A refused token is being forgotten, and the list asked again as a visitor.
+  const loading = state.status === 'loading' || (!state.ok && state.failure.kind === 'unauthorized' && state.failure.hadToken);
   return (
     <section class="related" aria-labelledby="related-title">
       <h2 id="related-title">Related posts</h2>
-      {state.status === 'loading' ? (
+      {loading ? (
         <p>Loading…</p>
-      ) : posts.length === 0 ? (
+      ) : !state.ok ? (
+        <Problem failure={state.failure} onRetry={reload} />
+      ) : state.data.length === 0 ? (
         <p>No related posts</p>
       ) : (
         <ul>
-          {posts.map((related) => (
+          {state.data.map((related) => (
             <li key={related.slug}>
               <a href={paths.post(related.slug)}>{related.title}</a> <span class="meta">by {related.author}</span>
             </li>

@@ -1,6 +1,5 @@
 import { useLocation } from 'preact-iso';
 import { api, outcome } from '../api/client.ts';
-import { forgetTagSlugs } from '../api/tags.ts';
 import { RequireAccount } from '../components/Gates.tsx';
 import { EMPTY_POST, PostForm, type PostFields } from '../components/PostForm.tsx';
 import { useTitle } from '../hooks.ts';
@@ -13,7 +12,6 @@ export default function Write() {
   const save = async (fields: PostFields) => {
     const result = await outcome(() => api.POST('/posts', { body: fields }));
     if (!result.ok) return result.failure;
-    forgetTagSlugs();
     route(paths.post(result.data.slug));
     return null;
   };

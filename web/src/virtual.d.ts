@@ -1,0 +1,7 @@
+// Modules that the build makes (vite.config.ts).
+
+declare module 'virtual:renderer-url' {
+  /** The absolute address of the Markdown renderer's chunk. */
+  const url: string;
+  export default url;
+}
