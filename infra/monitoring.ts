@@ -195,7 +195,7 @@ export class Monitoring extends Construct {
     const latencyDescription = (what: string) =>
       `The p99 latency of ${what} was ${settings.latencyP99AlarmMs} ms or more in three 5-minute periods in a row. ` +
       "First: the dashboard's function durations and DynamoDB throttles, then the function's log lines (latencyMs, dynamodbCalls, " +
-      'consumedCapacity; cold_start). DynamoDB retries can hold a request up to the retry budget (4 s) before it answers 503.';
+      'consumedCapacity; cold_start). DynamoDB retries can hold a request up to the retry budget (8 s) before it answers 503.';
     if (settings.routeMetrics) {
       for (const routeKey of alarmedRouteKeys()) {
         const { Method, Resource } = routeDimensions(routeKey);
