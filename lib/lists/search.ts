@@ -105,9 +105,8 @@ export async function searchPage(scope: SearchScope, reads: FirstReads, start: R
     if (last && (plan.examined < entries.length || !reads.leading?.complete)) stoppedAt = { id: String(last.post_id), key: String(last[sortAttribute]) };
   }
 
-  const fullText = new Set(view === 'full' ? candidates.filter(({ fresh }) => fresh).map(({ id }) => id) : []);
   const [posts, has] = await Promise.all([
-    readPostsById(candidates, view, fullText),
+    readPostsById(candidates, view),
     havePostings(candidates.flatMap(({ id, creation, checks }) => checks.map((word) => ({ id, creation, word })))),
   ]);
   const kept = candidates.flatMap((candidate) => {

@@ -2,16 +2,12 @@ import './environment.ts';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { awsRegion, positiveSetting, tableName } from '#lib/config.ts';
-import { batchPut } from '#lib/db/batch.ts';
-import { postItems } from '#lib/posts/changes.ts';
-import { newPost } from '#lib/posts/post.ts';
-import { summaryOf } from '#lib/posts/summarize.ts';
-import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import { useDefaults } from '../local/settings.ts';
 import { fetchInit } from '../local/client-request.ts';
 import { recordRequestUsage } from '../local/request-usage.ts';
 import { startStreamPollers } from '../local/stream-poller.ts';
 import { randomSource } from '../seed/content.ts';
+import { seedPosts } from './paging.ts';
 import { startBenchStack, type BenchStack } from './stack.ts';
 
 // What a page of 20 search results in summary view costs (view=summary&page_size=20), at
@@ -20,8 +16,8 @@ import { startBenchStack, type BenchStack } from './stack.ts';
 // rare word beside a common one, in creation order and by views; then while the index works
 // through a burst of BENCH_SEARCH_BURST creates (default 2,500) through the API. Each figure is
 // the request's own access-log record (its DynamoDB calls, their round trips as the meter groups
-// them, and the capacity DynamoDB reported). The site is written straight into the table and the
-// stream consumer indexes it, as deployed.
+// them, and the capacity DynamoDB reported). The site is written straight into the tables, its
+// postings as the stream consumer writes them; the burst goes through the API and the consumer.
 //
 //   node --import tsx scripts/bench/search-cost.ts     # its own in-memory stack; prints a markdown table
 
@@ -77,22 +73,15 @@ export async function measureSearchCost(
     const user = await stack.login();
     const random = randomSource(20261128);
     const words = vocabulary(random, 4_000);
-    const hourAgo = nowMicros() - 3_600_000_000;
-    const seeded = Array.from({ length: posts }, (_, i) => {
-      const rare = i % 100 === 0 ? ' dunlin' : '';
-      const sparse = i % 10 === 0 ? ' plover' : '';
-      const description = `${text(random, words, i >= posts - LONG ? 100_000 - 20 : 1_500)}${rare}${sparse}`;
-      return newPost(
-        { userId: user.id, username: user.username, token: '' },
-        { title: `Costed post ${i}`, description, publish: true },
-        { slug: `costed-post-${i}`, slugBase: `costed-post-${i}` },
-        [],
-        isoTimestamp(hourAgo + i * 1_000),
-      );
-    });
-    for (let at = 0; at < seeded.length; at += 100) await batchPut(seeded.slice(at, at + 100).flatMap((post) => postItems(post, summaryOf(post))));
-    progress(`${posts} posts written; indexing`);
-    await pollers.caughtUp(1_800_000);
+    // Posts and their postings straight into the tables, as the stream consumer would write them
+    // (paging.ts seedPosts: a bulk load, the stream off meanwhile).
+    const seed = await seedPosts(
+      posts,
+      user.username,
+      (i) => `${text(random, words, i >= posts - LONG ? 100_000 - 20 : 1_500)}${i % 100 === 0 ? ' dunlin' : ''}${i % 10 === 0 ? ' plover' : ''}`,
+      progress,
+    );
+    progress(`${posts} posts seeded (${seed.items.toLocaleString('en')} items, postings included) in ${seed.seconds.toFixed(0)} s`);
     const summaries = 'view=summary&page_size=20';
     const queries: [string, string][] = [
       ['a word every post has (kilo)', `q=kilo&${summaries}`],
