@@ -784,13 +784,14 @@ describe('api', () => {
     expect(output.Description).toContain(`the rate limits of its ${keys.length} routes added up`);
   });
 
-  it('outputs the API URL ending in /api/v1 and the table name', () => {
+  it('outputs the API URL ending in /api/v1, the table name and the search table name (for the admin CLI)', () => {
     const outputs = template.findOutputs('*');
     const url = outputs.ApiUrl!.Value['Fn::Join'][1] as unknown[];
     expect(url[0]).toBe('https://');
     expect(url[1]).toEqual({ Ref: logicalId(built.stack.api.node.defaultChild as CfnElement) });
     expect(url.at(-1)).toBe(`/${API_PREFIX.replace(/^\//, '')}`);
     expect(outputs.TableName!.Value).toEqual({ Ref: tableLogicalId() });
+    expect(outputs.SearchTableName!.Value).toEqual({ Ref: searchTableLogicalId() });
   });
 });
 
