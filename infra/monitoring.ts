@@ -57,8 +57,9 @@ export const CUSTOM_METRICS = {
 
 /**
  * The DynamoDB operations the functions send (lib/ and functions/: Get, BatchGet, Query, Put,
- * Update, Delete, BatchWrite and TransactWrite commands), and the stream's GetRecords that the
- * consumer's event source mapping sends: the `Operation`s whose SystemErrors are added up.
+ * Update, Delete, BatchWrite and TransactWrite commands), the Scan of the operator's rebuild of the
+ * search index (lib/search/reindex.ts, run against the deployed tables), and the stream's GetRecords
+ * that the consumer's event source mapping sends: the `Operation`s whose SystemErrors are added up.
  */
 export const TABLE_OPERATIONS = [
   'GetItem',
@@ -69,6 +70,7 @@ export const TABLE_OPERATIONS = [
   'DeleteItem',
   'BatchWriteItem',
   'TransactWriteItems',
+  'Scan',
   'GetRecords',
 ] as const;
 
