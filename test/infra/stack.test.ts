@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
@@ -10,8 +9,8 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp, type BuiltApp } from '../../infra/build.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { BuiltApp } from '../../infra/build.ts';
 import { ACKNOWLEDGMENT_REASONS, indexWildcardFindingId } from '../../infra/nag.ts';
 import { STREAM_READ_ACTIONS, TABLE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
 import { ACCESS_LOG_FIELDS, STREAM_FAILURE_RETENTION } from '../../infra/stack.ts';
@@ -30,10 +29,12 @@ import { CURSOR_SECRET_VARIABLE } from '#lib/config.ts';
 import { sourceDeployment } from '../../scripts/local/deployment.ts';
 import { templateDeployment } from '../../scripts/local/template-deployment.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
-import { isDeployTimeFunction, siteBuildFixture } from '../support/site-build.ts';
+import { isDeployTimeFunction } from '../support/site-build.ts';
+import { synthesizedStack } from '../support/synth.ts';
 
 // The stack `cdk synth` builds (infra/build.ts, with cdk.json's context), synthesized once for
-// the whole file: an esbuild bundle per function takes a while. Nothing here reaches AWS.
+// the whole file (test/support/synth.ts): an esbuild bundle per function takes a while. Nothing
+// here reaches AWS.
 
 const CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
@@ -55,7 +56,6 @@ const EXTRA_FILES: Record<string, string[]> = {
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string; Metadata?: Record<string, any> };
 
 let outdir: string;
-let siteAssets: string;
 let built: BuiltApp;
 let template: Template;
 let resources: Record<string, Resource>;
@@ -103,21 +103,13 @@ function dynamoGrants(handler: string): { table: string[]; index: string[]; sear
 beforeAll(() => {
   // The bundles run here on the test machine's Node.js; in Lambda it is 22, which the SDK wants.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  outdir = mkdtempSync(join(tmpdir(), 'community-posts-cdk-'));
-  siteAssets = siteBuildFixture();
-  // As the CLI does: record in the template where each function's bundle is.
-  built = buildApp({ outdir, context: { ...CONTEXT, 'aws:cdk:enable-asset-metadata': true } }, { siteAssets });
-  // buildApp registers cdk-nag: this synth fails on any finding not fixed or acknowledged.
-  const assembly = built.app.synth();
-  const json = assembly.getStackArtifact(built.stack.artifactId).template as { Resources: Record<string, Resource> };
-  template = Template.fromJSON(json);
-  resources = json.Resources;
+  // cdk.json's configuration with its bundles: made here, or read from what `npm run synth` just
+  // wrote (SYNTHESIZED_CDK_OUT, test/support/synth.ts).
+  const synthesis = synthesizedStack({ bundles: true });
+  ({ outdir, built } = synthesis);
+  template = Template.fromJSON(synthesis.template);
+  resources = synthesis.template.Resources;
 }, 300_000);
-
-afterAll(() => {
-  if (outdir) rmSync(outdir, { recursive: true, force: true });
-  if (siteAssets) rmSync(siteAssets, { recursive: true, force: true });
-});
 
 describe('table', () => {
   it('has the key schema, attributes and indexes of lib/db/table.ts', () => {

@@ -5,6 +5,7 @@ import { createUser } from '#lib/auth/create-account.ts';
 import { awsRegion, searchTableOf } from '#lib/config.ts';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { dynamodb, resetDb } from '#lib/db/client.ts';
+import { moveClock, nowMs, resetClock } from '#lib/time.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
 import { startServer, type RunningServer, type ServerOptions } from '../../scripts/local/server.ts';
 import { startStreamPollers, type StreamPollers } from '../../scripts/local/stream-poller.ts';
@@ -25,10 +26,53 @@ export interface TestApi {
   /** The stream poller feeding the table's stream consumer (none with `streams: false`). */
   streams?: StreamPollers;
   client(token?: string): ApiClient;
+  /** The clock the handlers read (lib/time.ts), moved instead of sleeping; reset when the API closes. */
+  clock: TestClock;
   /** Creates an account (as the admin CLI does) and logs it in over HTTP. */
   user(prefix?: string, password?: string): Promise<TestUser>;
   close(): Promise<void>;
 }
+
+/**
+ * Moves the clock of this process (lib/time.ts), which the handlers from source read: a token's
+ * expiry or the next whole second is reached at once. The bundles run in processes of their own
+ * on the system's clock, which no test moves: there `advance` throws (skip such a test with BUNDLES).
+ */
+export interface TestClock {
+  /** Moves the clock `ms` milliseconds forward. */
+  advance(ms: number): void;
+  /** Moves the clock forward to just past the next whole second (what a date in whole seconds tells apart). */
+  nextSecond(): void;
+  /**
+   * Runs `make` in this process with the clock `ms` milliseconds back, then puts it back: an item
+   * made as it would have been `ms` ago (a token issued then), for the sources and the bundles alike.
+   */
+  ago<T>(ms: number, make: () => T): T;
+  /** The system's clock again. */
+  reset(): void;
+}
+
+/** The clock of the sources' run (TestApi.clock): refused with the bundles, whose clocks are their own. */
+export const testClock: TestClock = {
+  advance(ms) {
+    if (BUNDLES) throw new Error('The bundles run on their own clocks, which a test does not move: skip this test with BUNDLES.');
+    if (!(ms > 0)) throw new Error(`clock.advance(${ms}): a test moves the clock forward`);
+    moveClock(ms);
+  },
+  nextSecond() {
+    testClock.advance(1000 - (nowMs() % 1000) + 20);
+  },
+  ago(ms, make) {
+    if (!(ms > 0)) throw new Error(`clock.ago(${ms}): a time in the past`);
+    moveClock(-ms);
+    try {
+      return make();
+    } finally {
+      moveClock(ms);
+    }
+  },
+  reset: () => resetClock(),
+};
 
 export interface TestUser {
   username: string;
@@ -190,6 +234,7 @@ export async function startApi({ streams = true, ...options }: ApiOptions = {}):
     server,
     ...(pollers ? { streams: pollers } : {}),
     client,
+    clock: testClock,
     async user(prefix = 'user', password = 'correct horse battery') {
       const username = unique(prefix);
       const { id } = await createUser(username, password);
@@ -199,6 +244,7 @@ export async function startApi({ streams = true, ...options }: ApiOptions = {}):
       return { username, password, id, token, api: client(token) };
     },
     close: async () => {
+      testClock.reset();
       await pollers?.stop();
       await server.close();
       // The run shares one DynamoDB Local: a finished suite's table (and its stream) would slow
