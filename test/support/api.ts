@@ -1,5 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { awsRegion, searchTableOf } from '#lib/config.ts';
@@ -7,7 +10,7 @@ import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { dynamodb, resetDb } from '#lib/db/client.ts';
 import { moveClock, nowMs, resetClock } from '#lib/time.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
-import { startServer, type RunningServer, type ServerOptions } from '../../scripts/local/server.ts';
+import { startServer, type FunctionAnswered, type RunningServer, type ServerOptions } from '../../scripts/local/server.ts';
 import { startStreamPollers, type StreamPollers } from '../../scripts/local/stream-poller.ts';
 import { responseValidator } from './openapi.ts';
 
@@ -197,6 +200,27 @@ export function unique(prefix = 'user'): string {
   return `${prefix}${randomUUID().replace(/-/g, '').slice(0, 10)}`;
 }
 
+/**
+ * Where the bundles' run records which routes its bundles answered, with which statuses (one file
+ * per test process; test/bundles/coverage.test.ts reads them all once every other suite is done).
+ */
+export const BUNDLE_COVERAGE_DIR = fileURLToPath(new URL('../../test-results/bundle-coverage/', import.meta.url));
+
+/** This process's answers from bundles: `<route key> <status>` → how many. */
+const bundleAnswers = new Map<string, number>();
+const coverageFile = join(BUNDLE_COVERAGE_DIR, `${process.pid}-${randomUUID().slice(0, 8)}.json`);
+
+function recordBundleAnswer({ routeKey, status }: FunctionAnswered): void {
+  const key = `${routeKey} ${status}`;
+  bundleAnswers.set(key, (bundleAnswers.get(key) ?? 0) + 1);
+}
+
+function writeBundleCoverage(): void {
+  if (bundleAnswers.size === 0) return;
+  mkdirSync(BUNDLE_COVERAGE_DIR, { recursive: true });
+  writeFileSync(coverageFile, JSON.stringify({ file: expect.getState().testPath, answers: Object.fromEntries(bundleAnswers) }));
+}
+
 /** Whether this run serves the bundles from cdk.out (npm run test:bundles). */
 export const BUNDLES = process.env.API_TARGET === 'bundles';
 
@@ -219,7 +243,7 @@ export async function startApi({ streams = true, ...options }: ApiOptions = {}):
   process.env.TABLE_NAME = table;
   resetDb();
   await ensureTable(table);
-  const server: RunningServer = await startServer({ port: 0, ...targetOptions(), ...options });
+  const server: RunningServer = await startServer({ port: 0, ...targetOptions(), ...(BUNDLES ? { onFunctionAnswer: recordBundleAnswer } : {}), ...options });
   let pollers: StreamPollers | undefined;
   try {
     if (streams) pollers = await startStreamPollers({ server, tableName: table, region: awsRegion() });
@@ -247,6 +271,7 @@ export async function startApi({ streams = true, ...options }: ApiOptions = {}):
       testClock.reset();
       await pollers?.stop();
       await server.close();
+      if (BUNDLES) writeBundleCoverage();
       // The run shares one DynamoDB Local: a finished suite's table (and its stream) would slow
       // every later suite's writes.
       for (const name of [table, searchTableOf(table)]) {

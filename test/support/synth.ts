@@ -117,9 +117,14 @@ function temporaryFixture(): string {
   return folder;
 }
 
-/** The resources of a template by logical id and type: what two syntheses of one configuration share, bundles or not. */
+/**
+ * The resources of a template by logical id and type: what two syntheses of one configuration
+ * share, bundles or not; but CDK's version report (AWS::CDK::Metadata), which the CLI adds and an
+ * app built in a test does not.
+ */
 const shape = (template: StackTemplate) =>
   Object.entries(template.Resources)
+    .filter(([, resource]) => (resource as { Type: string }).Type !== 'AWS::CDK::Metadata')
     .map(([id, resource]) => `${id} ${(resource as { Type: string }).Type}`)
     .sort();
 
