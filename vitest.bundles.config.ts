@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { CONNECTED_SETUP, SHARED_TEST_SETTINGS, TEST_WORKERS } from './vitest.config.ts';
+import LongestFirst from './test/support/sequencer.ts';
 
 // `npm run test:bundles`: what the bundles of cdk.out can break that the sources' run cannot, against
 // what `npm run synth` wrote, each function's bundle copied out of the repository and run in
@@ -38,6 +39,7 @@ export const BUNDLE_SUITES = [
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         // The settings of `npm test` (not its projects): these suites, TEST_WORKERS at a time, each

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.ts';
 
 /** What every run shares: the projects below and the bundles' run (vitest.bundles.config.ts). */
 export const SHARED_TEST_SETTINGS = {
@@ -29,6 +30,9 @@ const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts', 'test/infra/monitor
  * change. docs/testing.md says why each is here.
  */
 export const ALONE_SUITES = [
+  'test/api/concurrency.test.ts',
+  'test/api/slugs.test.ts',
+  'test/api/tags.test.ts',
   'test/api/reliability/concurrency.test.ts',
   'test/api/reliability/faults.test.ts',
   'test/api/reliability/fuzz.test.ts',
@@ -40,6 +44,8 @@ export const ALONE_SUITES = [
 // no server, no Java.
 export default defineConfig({
   test: {
+    // Longest first across the projects of a group (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {

@@ -230,6 +230,29 @@ export function targetOptions(): Pick<ServerOptions, 'target' | 'cdkOut' | 'node
   return { target: 'bundles', cdkOut: process.env.CDK_OUT ?? 'cdk.out', ...(process.env.LAMBDA_NODE ? { node: process.env.LAMBDA_NODE } : {}) };
 }
 
+/**
+ * How many accounts a test process makes at once (TestApi.user): each costs two bcrypt runs at the
+ * service's cost, the hash here and the login's check in the handler, in this one process (the
+ * sources run in it). Fifteen at once (a suite's users, made together) kept the event loop busy for
+ * seconds, long enough for a DynamoDB answer already received to be read after its 2 s request
+ * timeout had fired. Deployed, each login runs in an instance of its own; the accounts a suite
+ * needs are its setup, not what it tests.
+ */
+const ACCOUNTS_AT_ONCE = 2;
+let accountsInFlight = 0;
+const waitingForAccount: (() => void)[] = [];
+
+async function accountMaking<T>(make: () => Promise<T>): Promise<T> {
+  if (accountsInFlight >= ACCOUNTS_AT_ONCE) await new Promise<void>((go) => waitingForAccount.push(go));
+  accountsInFlight += 1;
+  try {
+    return await make();
+  } finally {
+    accountsInFlight -= 1;
+    waitingForAccount.shift()?.();
+  }
+}
+
 export interface ApiOptions extends Partial<ServerOptions> {
   /** Run the stream poller (default true): the table's stream consumer reacts as deployed. */
   streams?: boolean;
@@ -259,14 +282,15 @@ export async function startApi({ streams = true, ...options }: ApiOptions = {}):
     ...(pollers ? { streams: pollers } : {}),
     client,
     clock: testClock,
-    async user(prefix = 'user', password = 'correct horse battery') {
-      const username = unique(prefix);
-      const { id } = await createUser(username, password);
-      const response = await client().post('/login', { json: { username, password } });
-      if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
-      const token = (response.body as { token: string }).token;
-      return { username, password, id, token, api: client(token) };
-    },
+    user: (prefix = 'user', password = 'correct horse battery') =>
+      accountMaking(async () => {
+        const username = unique(prefix);
+        const { id } = await createUser(username, password);
+        const response = await client().post('/login', { json: { username, password } });
+        if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
+        const token = (response.body as { token: string }).token;
+        return { username, password, id, token, api: client(token) };
+      }),
     close: async () => {
       testClock.reset();
       await pollers?.stop();
