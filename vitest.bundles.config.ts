@@ -35,6 +35,8 @@ export const BUNDLE_SUITES = [
   'test/api/security/authorization.test.ts',
   // No bundle holds the tests' clock mover; a bundle's clock is the system's.
   'test/bundles/clock.test.ts',
+  // The error paths the suites above leave out (GET /feed's 404).
+  'test/bundles/routes.test.ts',
 ];
 
 export default defineConfig({

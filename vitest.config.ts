@@ -35,7 +35,6 @@ export const ALONE_SUITES = [
   'test/api/tags.test.ts',
   'test/api/reliability/concurrency.test.ts',
   'test/api/reliability/faults.test.ts',
-  'test/api/reliability/fuzz.test.ts',
   'test/api/security/sessions.test.ts',
 ];
 
