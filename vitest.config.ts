@@ -31,8 +31,10 @@ const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts', 'test/infra/monitor
  */
 export const ALONE_SUITES = [
   'test/api/concurrency.test.ts',
+  'test/api/posts-lists-v11.test.ts',
   'test/api/slugs.test.ts',
   'test/api/tags.test.ts',
+  'test/api/search-backlog.test.ts',
   'test/api/reliability/concurrency.test.ts',
   'test/api/reliability/faults.test.ts',
   'test/api/security/sessions.test.ts',
