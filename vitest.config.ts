@@ -34,7 +34,7 @@ export const ALONE_SUITES = [
   'test/api/posts-lists-v11.test.ts',
   'test/api/slugs.test.ts',
   'test/api/tags.test.ts',
-  'test/api/search-backlog.test.ts',
+  'test/api/contention.test.ts',
   'test/api/reliability/concurrency.test.ts',
   'test/api/reliability/faults.test.ts',
   'test/api/security/sessions.test.ts',

@@ -154,10 +154,18 @@ export function reindexWritesPerSecond(fallback: number): number {
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
+/**
+ * The default against an endpoint of one's own (DYNAMODB_ENDPOINT: DynamoDB Local). DynamoDB
+ * answers in milliseconds, so 2 s is far past any healthy call; DynamoDB Local on two shared
+ * cores runs one call at a time per table and answers a burst of 200 requests' calls seconds
+ * late (docs/reliability.md, "Timeouts"). There 2 s would time out calls that are only queued,
+ * and leave transactions of unknown fate the emulator commits later.
+ */
+export const LOCAL_REQUEST_TIMEOUT_MS = 10_000;
 
-/** How long one DynamoDB call may take: DYNAMODB_REQUEST_TIMEOUT_MS, default 2000. */
+/** How long one DynamoDB call may take: DYNAMODB_REQUEST_TIMEOUT_MS, default 2000 (10,000 against DynamoDB Local). */
 export function dynamodbRequestTimeoutMs(): number {
-  return positiveSetting('DYNAMODB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS);
+  return positiveSetting('DYNAMODB_REQUEST_TIMEOUT_MS', dynamodbEndpoint() ? LOCAL_REQUEST_TIMEOUT_MS : DEFAULT_REQUEST_TIMEOUT_MS);
 }
 
 /** The environment variable the stack passes the cursor secret in. */

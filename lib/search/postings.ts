@@ -4,6 +4,7 @@ import { batchDelete, batchGet, batchPut, type Item } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
 import { keys, keyString, postLists, type Key } from '#lib/db/keys.ts';
 import { postTextFromItem, type PostText } from '#lib/posts/post.ts';
+import { nowMs } from '#lib/time.ts';
 import { postTerms } from './terms.ts';
 
 // The posting entity: the search index, one item per (term, post) (terms.ts), kept by the table's
@@ -60,7 +61,7 @@ function postingItem(post: IndexedPost, term: string, words: string): Item {
     text_version: post.text_version,
     ...(words ? { words } : {}),
     // When it was written (epoch ms): a rebuild of the index deletes what was not written since it began (reindex.ts).
-    written_at: Date.now(),
+    written_at: nowMs(),
   };
 }
 

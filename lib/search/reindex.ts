@@ -5,6 +5,7 @@ import { db } from '#lib/db/client.ts';
 import { keys } from '#lib/db/keys.ts';
 import { scanCount, scanPage } from '#lib/db/scan.ts';
 import { withBudget } from '#lib/retry.ts';
+import { nowMs } from '#lib/time.ts';
 import { applyPostingChange, fullPostings, indexedPost } from './postings.ts';
 
 // The operator's rebuild of the search index from the table (`npm run admin -- reindex`): after
@@ -60,7 +61,7 @@ const TEXT_ITEMS = { expression: 'SK = :post AND begins_with(PK, :prefix)', valu
 /** Holds writes to a rate: waits before `count` more writes until they fit in the second's allowance. */
 export class WriteRate {
   private available: number;
-  private last = Date.now();
+  private last = nowMs();
 
   constructor(private readonly perSecond: number) {
     this.available = perSecond;
@@ -68,7 +69,7 @@ export class WriteRate {
 
   async take(count: number): Promise<void> {
     for (;;) {
-      const now = Date.now();
+      const now = nowMs();
       this.available = Math.min(this.perSecond, this.available + ((now - this.last) / 1000) * this.perSecond);
       this.last = now;
       if (this.available >= Math.min(count, this.perSecond)) {
@@ -98,7 +99,7 @@ export async function reindex(options: ReindexOptions): Promise<ReindexProgress>
   const rate = new WriteRate(options.writesPerSecond);
   const saved = options.restart ? undefined : await readState();
   let progress: ReindexProgress =
-    saved && saved.phase !== 'done' ? saved : { phase: 'count', started: Date.now(), total: 0, posts: 0, postingsWritten: 0, postingsDeleted: 0 };
+    saved && saved.phase !== 'done' ? saved : { phase: 'count', started: nowMs(), total: 0, posts: 0, postingsWritten: 0, postingsDeleted: 0 };
   const step = async (next: Partial<ReindexProgress>) => {
     // The cursor is the current page's: a step that names none starts its scan from the top.
     const rest = { ...progress };
@@ -151,7 +152,7 @@ export async function reindex(options: ReindexOptions): Promise<ReindexProgress>
       await rate.take(1);
       if (await sweep(item, before)) deleted += 1;
     }
-    await step({ postingsDeleted: progress.postingsDeleted + deleted, ...(page.next ? { cursor: page.next } : { phase: 'done', finished: Date.now() }) });
+    await step({ postingsDeleted: progress.postingsDeleted + deleted, ...(page.next ? { cursor: page.next } : { phase: 'done', finished: nowMs() }) });
   }
   return progress;
 }

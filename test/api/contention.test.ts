@@ -26,6 +26,7 @@ describe('contention on one item', () => {
     expect(new Set(slugs).size).toBe(20);
     const after = (await alice.api.get(`/users/detail/${alice.username}`)).body as { total_posts: number };
     expect(after.total_posts).toBe(before.total_posts + 20);
+    await api.streams!.caughtUp();
     expect(invariantProblems(await scanTable(api.table))).toEqual([]);
   });
 
@@ -40,6 +41,7 @@ describe('contention on one item', () => {
     const listed = (await bob.api.get('/posts/tagged/toggle')).body as { slug: string }[];
     expect(tag.total_posts).toBe(listed.length);
     expect(listed.some((listedPost) => listedPost.slug === post.slug)).toBe(final.publish);
+    await api.streams!.caughtUp();
     expect(invariantProblems(await scanTable(api.table))).toEqual([]);
   });
 
@@ -60,6 +62,7 @@ describe('contention on one item', () => {
     for (const response of careful.filter((response) => response.status === 409)) {
       expect(response.body).toEqual({ detail: 'The post was changed since you read it.' });
     }
+    await api.streams!.caughtUp();
     expect(invariantProblems(await scanTable(api.table))).toEqual([]);
   });
 });
