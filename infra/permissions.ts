@@ -106,6 +106,31 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // token and profile in one BatchGetItem (the token alone for a name that cannot exist) || Query of
   // the user's favorites on GSI1; BatchGetItem of the posts (and, for renamed ones, their entries)
   'users/favorites': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
+  // token and post in one BatchGetItem (the token alone for a path that cannot name a post); one
+  // Query of the post's threads partition (a page by number: a keys-only walk of it first)
+  'posts/comments/list': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: [] },
+  // token, post and the head of the comment answered in one BatchGetItem (the token alone for a
+  // path that cannot name a post); TransactWriteItems: ConditionCheck token, the post's mine
+  // entry and the comment answered, Put the comment, its head and a first reply's copy, Update the
+  // post's stats, the thread's item and head, the caller's two rate counters
+  'posts/comments/create': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
+  // token and the comment's head in one BatchGetItem (the token alone for a path that cannot be an
+  // id); the comment and its post's mine entry in one BatchGetItem
+  'comments/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
+  // as comments/detail; TransactWriteItems: ConditionCheck token and the post's mine entry, Update
+  // the comment, its head and the post's stats, Put a first reply's copy
+  'comments/update': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
+  // as comments/detail, with the thread's head || a Query of the thread's first replies;
+  // TransactWriteItems: ConditionCheck token and mine entry, Delete (or Update, a placeholder) the
+  // comment, its head and its copy, Update the thread's item and head (Delete them with a
+  // placeholder's last reply) and the post's stats, Put the next reply's copy and Update its head
+  'comments/delete': { table: ['GetItem', 'BatchGetItem', 'Query', 'DeleteItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
+  // token and the thread's head in one BatchGetItem; a Query of its replies partition || the
+  // post's mine entry (BatchGetItem)
+  'comments/replies': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: [] },
+  // token and profile in one BatchGetItem (the token alone for a name that cannot exist) || Query of
+  // the user's comments on GSI1; BatchGetItem of their posts' mine entries
+  'users/comments': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
   // The table's stream consumer (infra/streams.ts), not a route: after a post's deletion, Query of
   // its visits on the table and BatchWriteItem deleting them (lib/reactions/post-removal.ts); after a change
   // of a post's text, in the search table BatchWriteItem of its new postings, checked with a
