@@ -121,7 +121,7 @@ interface AlarmProps {
 
 /**
  * The alarms of the service, the topic they publish to (with the `alarmEmail` subscription) and
- * one dashboard. See README.md, "Operating the deployed service", for what each alarm means.
+ * one dashboard. See docs/operations.md, "Operating the deployed service", for what each alarm means.
  */
 export class Monitoring extends Construct {
   /** Every alarm publishes to it, into ALARM and back to OK. */
@@ -389,7 +389,7 @@ export class Monitoring extends Construct {
         new TextWidget({
           markdown:
             `# ${this.prefix}\nAlarms publish to the SNS topic \`${this.prefix} alarms\` (the stack's output AlarmTopicArn). ` +
-            'What each alarm means and what to do first: README.md, "Operating the deployed service".',
+            'What each alarm means and what to do first: docs/operations.md, "Operating the deployed service".',
           width: 24,
           height: 2,
         }),

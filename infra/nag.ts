@@ -36,7 +36,7 @@ export const ACKNOWLEDGMENT_REASONS = {
     'dead-letter queue; a queue for its own failures would need one in turn.',
   cursorSecretRotation:
     'The secret only seals the cursors of list pages (lib/db/cursor.ts): rotating it makes every cursor in flight an ' +
-    'invalid page, and the functions read it once per cold start. Rotate it by hand when needed (README, "Rotating the cursor secret"), not on a schedule.',
+    'invalid page, and the functions read it once per cold start. Rotate it by hand when needed (docs/operations.md, "Rotating the cursor secret"), not on a schedule.',
   alarmTopicEncryption:
     "The alarm topic carries CloudWatch's alarm notifications (alarm name, state, reason, metric values), no data of the " +
     "service or its users. CloudWatch cannot publish to a topic encrypted with SNS's AWS managed key (alias/aws/sns): its key " +

@@ -112,7 +112,7 @@ describe('npm run seed', () => {
       }
     }
 
-    // The README's examples: GET /posts/tagged/serverless?page_size=5 and /posts/author/ada?page_size=5.
+    // docs/clients.md's examples ("Demo data"): GET /posts/tagged/serverless?page_size=5 and /posts/author/ada?page_size=5.
     const serverless = await walk('/posts/tagged/serverless');
     expect(serverless.pages).toBeGreaterThan(1);
     expect(serverless.titles.sort()).toEqual(

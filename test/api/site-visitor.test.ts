@@ -71,7 +71,7 @@ const PAGED = TOPICS.length;
 describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => {
   const site = useSite({ users: ['bob', 'carol', 'dave'], apiEnvironment: { PUBLIC_READS: 'true' } });
   const mark = unique('').toLowerCase();
-  // Each file has a table of its own: plain names and titles (the README's screenshots show them).
+  // Each file has a table of its own: plain names and titles (docs/site.md's screenshots show them).
   const tagTitle = 'Tides';
   const word = 'quokkas';
   let alice = { username: AUTHOR, password: PASSWORD, api: undefined as unknown as ApiClient };

@@ -29,7 +29,7 @@ const FLAGS = [
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ARTIFACTS = `${ROOT}test-results/site/`;
-/** Where the README's screenshots live; the tests write them there with UPDATE_SCREENSHOTS=1. */
+/** Where the screenshots of docs/site.md (and the README's) live; the tests write them there with UPDATE_SCREENSHOTS=1. */
 const DOC_SCREENSHOTS = `${ROOT}docs/screenshots/`;
 
 export const DESKTOP = { width: 1280, height: 800 };
