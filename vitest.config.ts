@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.ts';
 
-/** What every run shares: the two projects below and the bundles' run (vitest.bundles.config.ts). */
+/** What every run shares: the projects below and the bundles' run (vitest.bundles.config.ts). */
 export const SHARED_TEST_SETTINGS = {
   pool: 'forks' as const,
   testTimeout: 60_000,
@@ -11,30 +13,72 @@ export const SHARED_TEST_SETTINGS = {
 /** What the suites that reach a table need: a DynamoDB Local (Java) of their own, per file. */
 export const CONNECTED_SETUP = { globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/dynamodb-local.ts'] };
 
+/**
+ * How many test files run at once (TEST_WORKERS, default one per core, at least 2): each
+ * connected file is a process with its own DynamoDB Local and local stack, so two files at once
+ * already keep two cores busy.
+ */
+export const TEST_WORKERS = Number(process.env.TEST_WORKERS) > 0 ? Number(process.env.TEST_WORKERS) : Math.max(2, availableParallelism());
+
 /** The stack's tests that need no DynamoDB Local (the others run bundles against it). */
 const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts', 'test/infra/monitoring.test.ts', 'test/infra/site.test.ts', 'test/infra/environment.test.ts'];
 
-// `npm test` runs both projects. `npm run test:unit` runs the `unit` project alone: no database,
+/**
+ * The connected suites that run alone, one at a time, after all the others have finished: they
+ * measure their own bursts and timings (latencies, the retry budget against the request timeout,
+ * how many requests of a burst succeed), which another suite's load on the same cores would
+ * change. docs/testing.md says why each is here.
+ */
+export const ALONE_SUITES = [
+  'test/api/concurrency.test.ts',
+  'test/api/posts-lists-v11.test.ts',
+  'test/api/slugs.test.ts',
+  'test/api/tags.test.ts',
+  'test/api/contention.test.ts',
+  'test/api/reliability/concurrency.test.ts',
+  'test/api/reliability/faults.test.ts',
+  'test/api/security/sessions.test.ts',
+];
+
+// `npm test` runs the three projects: `unit` and `api` together, TEST_WORKERS files at a time, then
+// `api-alone`, one file at a time. `npm run test:unit` runs the `unit` project alone: no database,
 // no server, no Java.
 export default defineConfig({
   test: {
+    // Longest first across the projects of a group (test/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
           ...SHARED_TEST_SETTINGS,
           name: 'unit',
           include: ['test/unit/**/*.test.ts', ...OFFLINE_INFRA_SUITES],
+          maxWorkers: TEST_WORKERS,
+          sequence: { groupOrder: 0 },
         },
       },
       {
         test: {
           ...SHARED_TEST_SETTINGS,
           name: 'api',
-          // One connected suite at a time, each with a DynamoDB Local of its own, so the
-          // concurrency and fault suites measure their own bursts, not another suite's.
-          fileParallelism: false,
+          // Each file a process of its own, with its own DynamoDB Local, table, local gateway and
+          // stream poller (test/support/dynamodb-local.ts, api.ts): files share nothing but the cores.
           include: ['test/api/**/*.test.ts', 'test/infra/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...OFFLINE_INFRA_SUITES],
+          exclude: [...configDefaults.exclude, ...OFFLINE_INFRA_SUITES, ...ALONE_SUITES],
+          maxWorkers: TEST_WORKERS,
+          sequence: { groupOrder: 0 },
+          ...CONNECTED_SETUP,
+        },
+      },
+      {
+        test: {
+          ...SHARED_TEST_SETTINGS,
+          name: 'api-alone',
+          include: ALONE_SUITES,
+          // One at a time, on an otherwise quiet machine: after the two projects above.
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
           ...CONNECTED_SETUP,
         },
       },

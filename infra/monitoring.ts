@@ -57,8 +57,9 @@ export const CUSTOM_METRICS = {
 
 /**
  * The DynamoDB operations the functions send (lib/ and functions/: Get, BatchGet, Query, Put,
- * Update, Delete, BatchWrite and TransactWrite commands), and the stream's GetRecords that the
- * consumer's event source mapping sends: the `Operation`s whose SystemErrors are added up.
+ * Update, Delete, BatchWrite and TransactWrite commands), the Scan of the operator's rebuild of the
+ * search index (lib/search/reindex.ts, run against the deployed tables), and the stream's GetRecords
+ * that the consumer's event source mapping sends: the `Operation`s whose SystemErrors are added up.
  */
 export const TABLE_OPERATIONS = [
   'GetItem',
@@ -69,6 +70,7 @@ export const TABLE_OPERATIONS = [
   'DeleteItem',
   'BatchWriteItem',
   'TransactWriteItems',
+  'Scan',
   'GetRecords',
 ] as const;
 
@@ -195,7 +197,7 @@ export class Monitoring extends Construct {
     const latencyDescription = (what: string) =>
       `The p99 latency of ${what} was ${settings.latencyP99AlarmMs} ms or more in three 5-minute periods in a row. ` +
       "First: the dashboard's function durations and DynamoDB throttles, then the function's log lines (latencyMs, dynamodbCalls, " +
-      'consumedCapacity; cold_start). DynamoDB retries can hold a request up to the retry budget (4 s) before it answers 503.';
+      'consumedCapacity; cold_start). DynamoDB retries can hold a request up to the retry budget (8 s) before it answers 503.';
     if (settings.routeMetrics) {
       for (const routeKey of alarmedRouteKeys()) {
         const { Method, Resource } = routeDimensions(routeKey);

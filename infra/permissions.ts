@@ -39,15 +39,15 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'tags/list': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
   'tags/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
   // the token with the page's entries from an index (by number: a keys-only skip first); then the
-  // posts' text and stats items in one BatchGetItem; a search Queries the table's search index
-  // (and BatchGetItem reads entries of its matches to sort them by counts); a search Queries the
-  // postings of its words in the search table
-  'posts/list': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query'] },
-  'posts/mine': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query'] },
+  // posts' text and stats items in one BatchGetItem; a search Queries the postings of its words in
+  // the search table, and in an order the postings do not carry reads a few more of them with
+  // BatchGetItem (lib/lists/search.ts)
+  'posts/list': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query', 'BatchGetItem'] },
+  'posts/mine': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query', 'BatchGetItem'] },
   // as posts/list, with the tag (or the profile) read in the token's BatchGetItem (the token alone
   // for a path that cannot name one)
-  'posts/tagged': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query'] },
-  'posts/author': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query'] },
+  'posts/tagged': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query', 'BatchGetItem'] },
+  'posts/author': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'], search: ['Query', 'BatchGetItem'] },
   // no token: the page of entries from an index || the tag (BatchGetItem) || the newest removal from
   // the feeds (Query of the table); then the posts' text and stats items in one BatchGetItem
   'feed/rss': { table: ['BatchGetItem', 'Query'], indexes: ['Query'] },
@@ -55,7 +55,7 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // Update of the counters; a success: TransactWriteItems Put token, Update profile (last_login),
   // ConditionCheck credentials, Delete the pair's counter
   'auth/login': { table: ['BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem', 'DeleteItem'], indexes: [] },
-  // a conditional DeleteItem of the token; no read
+  // a conditional Delete of the token, alone in a TransactWriteItems (idempotent when resent); no read
   'auth/logout': { table: ['DeleteItem'], indexes: [] },
   // token and profile in one BatchGetItem; TransactWriteItems: ConditionCheck token, Update profile
   'users/update': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
@@ -164,7 +164,7 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // its visits on the table and BatchWriteItem deleting them (lib/reactions/post-removal.ts); after a change
   // of a post's text, in the search table BatchWriteItem of its new postings, checked with a
   // BatchGetItem of the post's stats (and, when a newer text came first, of its mine entry and
-  // text, then BatchWriteItem again), conditional DeleteItem of the postings of dropped words
+  // text, then BatchWriteItem again), conditional DeleteItem of the postings of dropped terms
   // (lib/search/postings.ts). Reading the stream itself is the event source's grant (STREAM_READ_ACTIONS).
   // Also after a deletion: Query and BatchWriteItem of its votes, Query of its favorites and
   // TransactWriteItems of Delete favorite + Update holder's profile (lib/favorites/favorite.ts);

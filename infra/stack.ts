@@ -309,6 +309,10 @@ export class CommunityPostsStack extends Stack {
       description: 'The DynamoDB table (TABLE_NAME for `npm run admin -- --aws ...`)',
       value: this.table.tableName,
     });
+    new CfnOutput(this, 'SearchTableName', {
+      description: "The search index's table (SEARCH_TABLE_NAME for `npm run admin -- --aws reindex`)",
+      value: this.searchTable.tableName,
+    });
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       settings,

@@ -159,19 +159,32 @@ export function reportsToHide(): number {
   return limitSetting('reportsToHide');
 }
 
-export const DEFAULT_RETRY_BUDGET_MS = 4000;
+export const DEFAULT_RETRY_BUDGET_MS = 8000;
 
-/** The retry budget of one request in milliseconds (lib/retry.ts): RETRY_BUDGET_MS, default 4000. */
+/** The retry budget of one request in milliseconds (lib/retry.ts): RETRY_BUDGET_MS, default 8000 (within the function's time left). */
 export function retryBudgetMs(): number {
   const value = Number(env.RETRY_BUDGET_MS);
   return Number.isFinite(value) && value >= 0 ? value : DEFAULT_RETRY_BUDGET_MS;
 }
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
+/** Postings a rebuild of the search index writes per second at most (lib/search/reindex.ts): REINDEX_WRITES_PER_SECOND, default 500. */
+export function reindexWritesPerSecond(fallback: number): number {
+  return positiveSetting('REINDEX_WRITES_PER_SECOND', fallback);
+}
 
-/** How long one DynamoDB call may take: DYNAMODB_REQUEST_TIMEOUT_MS, default 2000. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 2000;
+/**
+ * The default against an endpoint of one's own (DYNAMODB_ENDPOINT: DynamoDB Local). DynamoDB
+ * answers in milliseconds, so 2 s is far past any healthy call; DynamoDB Local on two shared
+ * cores runs one call at a time per table and answers a burst of 200 requests' calls seconds
+ * late (docs/reliability.md, "Timeouts"). There 2 s would time out calls that are only queued,
+ * and leave transactions of unknown fate the emulator commits later.
+ */
+export const LOCAL_REQUEST_TIMEOUT_MS = 10_000;
+
+/** How long one DynamoDB call may take: DYNAMODB_REQUEST_TIMEOUT_MS, default 2000 (10,000 against DynamoDB Local). */
 export function dynamodbRequestTimeoutMs(): number {
-  return positiveSetting('DYNAMODB_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS);
+  return positiveSetting('DYNAMODB_REQUEST_TIMEOUT_MS', dynamodbEndpoint() ? LOCAL_REQUEST_TIMEOUT_MS : DEFAULT_REQUEST_TIMEOUT_MS);
 }
 
 /** The environment variable the stack passes the cursor secret in. */

@@ -5,11 +5,16 @@ import { ServiceUnavailable } from '#lib/errors.ts';
 // Every retry in the service — a read-then-write operation that lost a race, a transaction
 // cancelled by a conflict, a DynamoDB call that was throttled, failed inside DynamoDB or timed
 // out, a batch with unprocessed keys — waits with full-jitter exponential backoff and stops at one
-// deadline: the retry budget (RETRY_BUDGET_MS, default 4 s, well under the Lambda timeout of
-// 10 s). Nested retries share the deadline of the outermost one, so an operation that retries its
-// reads and writes does not multiply the budget. When the budget is spent the client gets
-// 503 {"detail": ...} with Retry-After (lib/http/respond.ts). Which DynamoDB failures are
-// retried is lib/db/retry.ts.
+// deadline: the retry budget (RETRY_BUDGET_MS, default 8 s, and never past the function's time
+// left less RESPONSE_MARGIN_MS). A request that lost a race waits its turn rather than fail: n
+// writers of one item commit one after the other, so the budget is what n of them may take on a
+// slow day. Nested retries share the deadline of the outermost one, so an operation that retries
+// its reads and writes does not multiply the budget. When the budget is spent the client gets 503
+// {"detail": ...} with Retry-After (lib/http/respond.ts). Which DynamoDB failures are retried is
+// lib/db/retry.ts.
+
+/** Time kept back from a function's timeout for answering after the last retry. */
+export const RESPONSE_MARGIN_MS = 1500;
 
 /**
  * Thrown when an optimistic write lost a race (a version check or a uniqueness claim changed
@@ -64,11 +69,13 @@ export function currentDeadline(): number {
 
 /**
  * Runs `work` under one retry budget: every retry inside it (including the SDK's) stops at the
- * same deadline. Inside another budget it joins that one.
+ * same deadline, within `remainingMs` (a Lambda invocation's time left) less RESPONSE_MARGIN_MS.
+ * Inside another budget it joins that one.
  */
-export function withBudget<T>(work: () => Promise<T>): Promise<T> {
+export function withBudget<T>(work: () => Promise<T>, remainingMs?: number): Promise<T> {
   if (budgets.getStore()) return work();
-  return budgets.run({ deadline: Date.now() + retryBudgetMs() }, work);
+  const budget = remainingMs === undefined ? retryBudgetMs() : Math.min(retryBudgetMs(), Math.max(0, remainingMs - RESPONSE_MARGIN_MS));
+  return budgets.run({ deadline: Date.now() + budget }, work);
 }
 
 /** A full-jitter delay before retry number `retry` (1 = the first retry). */

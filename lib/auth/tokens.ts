@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName, tokenTtlDays } from '#lib/config.ts';
 import { db } from '#lib/db/client.ts';
 import { keyOf, keys, listPartitions, listSortKeys, type Key } from '#lib/db/keys.ts';
 import { INDEXES, TTL_ATTRIBUTE } from '#lib/db/table.ts';
-import { tx, type TxWrite } from '#lib/db/transact.ts';
+import { transactWrite, tx, type TxWrite } from '#lib/db/transact.ts';
 import { AuthenticationFailed } from '#lib/errors.ts';
 import { epochSeconds, isoTimestamp, nowMicros } from '#lib/time.ts';
 
@@ -84,22 +84,32 @@ export async function findCaller(token: string): Promise<Caller | null> {
   return callerFromItem(Item, token);
 }
 
-/** Deletes a live token; false when it was unknown or already expired. */
+/** A token's delete found it gone or expired. */
+class TokenNotLive extends Error {
+  override name = 'TokenNotLive';
+}
+
+/**
+ * Deletes a live token; false when it was unknown or already expired. One conditional delete in a
+ * transaction, for its ClientRequestToken: a delete whose answer was lost (a timeout) and that is
+ * sent again reports the delete it made, never "already gone" (lib/db/transact.ts).
+ */
 export async function revokeToken(token: string): Promise<boolean> {
   if (!isWellFormedToken(token)) return false;
   try {
-    await db().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys.token(hashToken(token)),
-        ConditionExpression: 'attribute_exists(PK) AND #expires > :now',
-        ExpressionAttributeNames: { '#expires': TTL_ATTRIBUTE },
-        ExpressionAttributeValues: { ':now': epochSeconds() },
-      }),
-    );
+    await transactWrite([
+      {
+        write: tx.delete(tokenKey(token), {
+          expression: 'attribute_exists(PK) AND #expires > :now',
+          names: { '#expires': TTL_ATTRIBUTE },
+          values: { ':now': epochSeconds() },
+        }),
+        onConditionFailed: () => new TokenNotLive(),
+      },
+    ]);
     return true;
   } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if (error instanceof TokenNotLive) return false;
     throw error;
   }
 }

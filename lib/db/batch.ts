@@ -15,11 +15,11 @@ function backoff(round: number, deadline: number): Promise<void> {
 }
 
 /**
- * Reads several items, strongly consistent unless `consistent: false` (half the capacity): one
- * BatchGetItem per 100 keys, sent in parallel, so any number of keys costs one round trip (plus
- * resends of what DynamoDB left unprocessed).
+ * Reads several items of `table` (the table's by default), strongly consistent unless
+ * `consistent: false` (half the capacity): one BatchGetItem per 100 keys, sent in parallel, so any
+ * number of keys costs one round trip (plus resends of what DynamoDB left unprocessed).
  */
-export async function batchGet(keyList: Key[], projection?: string[], { consistent = true } = {}): Promise<BatchResult> {
+export async function batchGet(keyList: Key[], projection?: string[], { consistent = true, table = tableName() } = {}): Promise<BatchResult> {
   const deadline = currentDeadline();
   const unique = new Map(keyList.map((key) => [keyString(key), key]));
   const found = new Map<string, Item>();
@@ -36,13 +36,13 @@ export async function batchGet(keyList: Key[], projection?: string[], { consiste
       await backoff(round, deadline);
       const response: BatchGetCommandOutput = await db().send(
         new BatchGetCommand({
-          RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent, ...projectionPart } },
+          RequestItems: { [table]: { Keys: pending, ConsistentRead: consistent, ...projectionPart } },
         }),
       );
-      for (const item of response.Responses?.[tableName()] ?? []) {
+      for (const item of response.Responses?.[table] ?? []) {
         found.set(keyString(item as Key), item);
       }
-      pending = response.UnprocessedKeys?.[tableName()]?.Keys;
+      pending = response.UnprocessedKeys?.[table]?.Keys;
     }
   };
   const chunks: Key[][] = [];

@@ -32,6 +32,12 @@ export function dynamodb(): DynamoDBClient {
       logger: sdkLogger,
       retryStrategy: budgetRetryStrategy,
       requestHandler: {
+        // No cap on open sockets (the SDK's is 50): a Lambda instance serves one request at a time,
+        // so its calls never queue behind another request's for a socket; the local stack, which
+        // serves every request in one process, must not queue them either, or a burst of requests
+        // runs into the connection timeout below while waiting for a socket, not for DynamoDB.
+        httpAgent: { maxSockets: Infinity },
+        httpsAgent: { maxSockets: Infinity },
         connectionTimeout: DEFAULT_CONNECTION_TIMEOUT_MS,
         requestTimeout: dynamodbRequestTimeoutMs(),
         throwOnRequestTimeout: true,

@@ -48,18 +48,13 @@ export const keys = {
   favorite: (postId: string, userId: number): Key => ({ PK: `FAVORITE#${postId}`, SK: `USER#${padCounter(userId)}` }),
   favoritesOf: (postId: string): string => `FAVORITE#${postId}`,
   /**
-   * One word of one post in the search index (lib/search/postings.ts): partitioned by the word's
-   * first character, sorted by the word, so that the posts of every word a prefix begins are one
-   * range of one partition (postingRange).
+   * One term of one post in the search index (lib/search/postings.ts): a partition per term,
+   * sorted by the post's creation (the key of its entry by creation), so that a term's posts are
+   * read newest first, a page at a time.
    */
-  posting: (word: string, postId: string): Key => ({ PK: postingPartition(word), SK: `${word}#${postId}` }),
-  /**
-   * The search index's own partition (`WORD##`: no word begins with `#`), read whole by every
-   * search: the drafts' marks (postings of the term `#draft`) and the backlog statement
-   * (lib/search/backlog.ts).
-   */
-  indexMarks: postingPartition('#'),
-  indexBacklog: (): Key => ({ PK: postingPartition('#'), SK: '#backlog' }),
+  posting: (term: string, created: string, postId: string): Key => ({ PK: termPartition(term), SK: listSortKeys.postCreated(created, postId) }),
+  /** The progress of a rebuild of the search index (lib/search/reindex.ts), in the search table: no term begins with `#`. */
+  reindexState: (): Key => ({ PK: '#REINDEX', SK: 'STATE' }),
   /**
    * A published post that left the feeds (deleted, unpublished or untagged) at `at` (lib/posts/feed-removals.ts):
    * one item per removal, so concurrent removals never contend; the newest is the feeds' last change.
@@ -167,19 +162,9 @@ export function mineAuthorId(listPartition: string): number | undefined {
   return listPartition.startsWith(prefix) ? Number(listPartition.slice(prefix.length)) : undefined;
 }
 
-/** The search index partition that holds the words `prefix` begins (a non-empty word). */
-export function postingPartition(prefix: string): string {
-  return `WORD#${String.fromCodePoint(prefix.codePointAt(0)!)}`;
-}
-
-/**
- * The postings of the words `prefix` begins: the sort keys from `prefix` up to `prefix` followed by
- * the highest code point, which no word holds. A BETWEEN selects what `begins_with` would; DynamoDB
- * Local runs `begins_with` as a scan of the partition (37 ms at 100,000 postings) and BETWEEN
- * through its index (2 ms), as DynamoDB does both.
- */
-export function postingRange(prefix: string): { partition: string; from: string; to: string } {
-  return { partition: postingPartition(prefix), from: prefix, to: `${prefix}\u{10FFFF}` };
+/** The search index partition of a term (lib/search/terms.ts). */
+export function termPartition(term: string): string {
+  return `TERM#${term}`;
 }
 
 /** Partition values of the list indexes. */

@@ -194,3 +194,27 @@ export async function partitionItemsAfter(
   );
   return { items: response.Items ?? [], ...(response.LastEvaluatedKey ? { next: response.LastEvaluatedKey } : {}) };
 }
+
+/**
+ * One call: the first `limit` items of one table partition, the highest sort key first (those
+ * below `below` when given), and whether the partition goes on past them: how a search reads a
+ * term's postings, newest post first (lib/search/find.ts).
+ */
+export async function partitionHead(
+  partition: string,
+  limit: number,
+  options: { below?: string; table?: string } = {},
+): Promise<{ items: Item[]; more: boolean }> {
+  const { below, table = tableName() } = options;
+  const response = await db().send(
+    new QueryCommand({
+      TableName: table,
+      KeyConditionExpression: below === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :below',
+      ExpressionAttributeNames: { '#pk': PARTITION_KEY, ...(below === undefined ? {} : { '#sk': SORT_KEY }) },
+      ExpressionAttributeValues: { ':pk': partition, ...(below === undefined ? {} : { ':below': below }) },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return { items: response.Items ?? [], more: response.LastEvaluatedKey !== undefined };
+}

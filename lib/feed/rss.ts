@@ -8,6 +8,7 @@ import { tagDetail, tagDetailReads } from '#lib/tags/detail.ts';
 import { rssDocument } from './document.ts';
 import { feedLinks } from './links.ts';
 import { latestFeedRemoval } from '#lib/posts/feed-removals.ts';
+import { nowMs } from '#lib/time.ts';
 
 // GET /feed: the 20 newest published posts (of one tag with ?tag=) as RSS 2.0. Read as page 1 of
 // GET /posts (or /posts/tagged/{slug}) with the feed's size, in two round trips: the list's
@@ -63,7 +64,7 @@ export async function readFeed(tagSlug: string | undefined, base: string): Promi
   const removal = started(() => latestFeedRemoval());
   const tag = tagSlug === undefined ? undefined : tagDetail(await tagRead!, tagSlug);
   const posts = (await list.read()).page.items.slice(0, FEED_SIZE);
-  const { changed, lastModified, currentSince } = dates(posts, await removal, Date.now());
+  const { changed, lastModified, currentSince } = dates(posts, await removal, nowMs());
   const tagTitle = tag === undefined ? undefined : String(tag.title);
   const xml = rssDocument(
     {

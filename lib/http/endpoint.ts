@@ -137,5 +137,5 @@ export function endpoint<T = undefined, P = undefined>(route: TokenRoute<T, P>):
 export function endpoint<T = undefined, P = undefined>(route: PublicReadRoute<T, P>): LambdaHandler;
 export function endpoint<T, P>(route: AnyRoute<T, P>): LambdaHandler {
   const wrapped = wrap(route);
-  return (event, context) => withDynamoUsage(emptyUsage(), () => withBudget(() => wrapped(event, context)));
+  return (event, context) => withDynamoUsage(emptyUsage(), () => withBudget(() => wrapped(event, context), context?.getRemainingTimeInMillis?.()));
 }

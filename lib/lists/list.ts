@@ -1,18 +1,16 @@
 import type { Item } from '#lib/db/batch.ts';
 import { postLists } from '#lib/db/keys.ts';
-import { queryAbove, queryPage, type ListQuery } from '#lib/db/query.ts';
-import { INDEXES, type IndexName } from '#lib/db/table.ts';
+import { cursorStart, queryPage, type ListQuery } from '#lib/db/query.ts';
+import type { IndexName } from '#lib/db/table.ts';
+import { InvalidPage } from '#lib/errors.ts';
 import { PAGE_SIZES, parsePageRequest, type ListedPage, type Page, type PageRequest } from '#lib/pager.ts';
 import { readListedPosts } from '#lib/posts/listed.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import { parseView, type PostView } from '#lib/posts/summary.ts';
-import { unindexedSince, type Backlog } from '#lib/search/backlog.ts';
-import { findPostings } from '#lib/search/find.ts';
-import { queryWords } from '#lib/search/words.ts';
-import { isoTimestamp, nowMicros } from '#lib/time.ts';
+import { codePoints, QUERY_LIMITS, queryWords } from '#lib/search/words.ts';
 import type { Input } from '#lib/validation.ts';
 import { parseSort, type PostList, type PostSort } from './post-lists.ts';
-import { BACKLOG_LIMIT, BACKLOG_WINDOW_MS, FRESH_LIMIT, FRESH_MS, freshQuery, leadingEntries, readsLeadingEntries, searchPage } from './search.ts';
+import { firstReads, searchPage, type SearchScope } from './search.ts';
 
 // The lists of posts: GET /posts, /posts/tagged/{slug}, /posts/author/{username}, /posts/me.
 // Each is a partition of the four post indexes (lib/posts/entries.ts), read in two round trips: the page's
@@ -119,6 +117,8 @@ export function openPostList(list: PostList, query: Record<string, string | unde
   let view: PostView;
   try {
     params = listParams(query, body, [...LIST_PARAMS, ...extra]);
+    // A search reads q up to its limit (lib/search/words.ts): so does the Link of its next page.
+    if (params.q !== undefined) params.q = codePoints(params.q, QUERY_LIMITS.length);
     view = parseView(params.view);
     request = parsePageRequest(params, PAGE_SIZES.posts);
   } catch (error) {
@@ -137,31 +137,34 @@ export function openPostList(list: PostList, query: Record<string, string | unde
     const first = started(() => queryPage(index, request));
     return { read: async () => ({ params, request, page: await postsOfPage(list, sort, await first, view) }) };
   }
-  const found = started(() => findPostings(words));
-  const recentFrom = nowMicros() - BACKLOG_WINDOW_MS * 1000;
-  const recent = started(() => queryAbove(freshQuery(index), isoTimestamp(recentFrom), BACKLOG_LIMIT));
-  const leading = readsLeadingEntries(list, sort) ? started(() => leadingEntries(index, request, words, list.sitewide === true)) : undefined;
-  const scope = { list, sort, view, index, request, words, entryList: sort === 'featured' && list.featuredPartition ? postLists.featured : list.entry };
+  const scope: SearchScope = {
+    list,
+    sort,
+    view,
+    index,
+    request,
+    words,
+    entryList: sort === 'featured' && list.featuredPartition ? postLists.featured : list.entry,
+  };
+  const startOf = (cursor: string | undefined) => (cursor ? cursorStart(index, cursor, words) : undefined);
+  const first = started(async () => {
+    const start = startOf(request.cursor);
+    return { start, reads: await firstReads(scope, start) };
+  });
   return {
     read: async () => {
-      const { postings, backlog } = await found;
-      return { params, request, page: await searchPage(scope, postings, freshEntries(await recent, backlog), await leading) };
+      let { start, reads } = await first;
+      let page = await searchPage(scope, reads, start);
+      // Page N by number is the N-th page of the search's `Link` chain (a page may be short).
+      for (let at = 1; at < request.page && !request.cursor; at++) {
+        if (!page.next) throw new InvalidPage();
+        start = startOf(page.next);
+        reads = await firstReads(scope, start);
+        page = await searchPage(scope, reads, start);
+      }
+      return { params, request, page };
     },
   };
-}
-
-/**
- * Of a list's entries changed in the last BACKLOG_WINDOW_MS (newest first), those the index may
- * not hold yet: changed in the last FRESH_MS (at most FRESH_LIMIT), or, while the index states a
- * backlog (lib/search/backlog.ts), since it fell behind.
- */
-function freshEntries(recent: readonly Item[], backlog: Backlog | undefined): Item[] {
-  const now = nowMicros();
-  const freshFrom = now - FRESH_MS * 1000;
-  const since = unindexedSince(backlog, freshFrom / 1000, now / 1000);
-  const from = isoTimestamp(since === undefined ? freshFrom : since * 1000);
-  const fresh = recent.filter((entry) => String(entry[INDEXES.postsByActive.sortKey]) > from);
-  return since === undefined ? fresh.slice(0, FRESH_LIMIT) : fresh;
 }
 
 /** A page of entries as the page of their posts in `view`; a post that no longer belongs is left out. */

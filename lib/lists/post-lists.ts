@@ -21,8 +21,6 @@ export const RELATED = { limit: 5, perTag: 20 } as const;
 /** One list of posts: which index partition holds it, and which posts it may show. */
 export interface PostList {
   partition: string;
-  /** The list of every published post (GET /posts), whose size is the site's: a search reads only so much of it (search.ts). */
-  sitewide?: boolean;
   /** A partition of featured posts only, where the list has one (else sort=featured filters). */
   featuredPartition?: string;
   /** The sort key of the list's entries (keys.postEntry), in its own partition. */
@@ -34,7 +32,7 @@ export interface PostList {
    * AWS may lag a write by a moment (a post just unpublished, retagged or renamed).
    */
   holds(post: ListedFields): boolean;
-  /** Whether a post the search index found may belong, by what its postings carry (no tags, no featured flag). */
+  /** Whether a post the search index found may belong, by what its postings carry: its author (not its tags, featured flag or publication). */
   mayHold(post: IndexedFields): boolean;
   /** Its posts are told by its entries alone (a tag's list: the postings carry no tags). */
   membersByEntries?: true;
@@ -44,36 +42,34 @@ export interface PostList {
 export type ListedFields = Pick<PostRecord, 'publish' | 'author' | 'author_id' | 'tag_slugs'>;
 
 /** What the search index's postings carry of those. */
-export type IndexedFields = Pick<PostRecord, 'publish' | 'author' | 'author_id'>;
+export type IndexedFields = Pick<PostRecord, 'author' | 'author_id'>;
 
 export const POST_LISTS = {
   all: (): PostList => ({
-    sitewide: true,
     partition: listPartitions.posts,
     featuredPartition: listPartitions.featured,
     entry: postLists.posts,
     holds: (post) => post.publish,
-    mayHold: (post) => post.publish,
+    mayHold: () => true,
   }),
   tagged: (tagSlug: string): PostList => ({
     partition: listPartitions.tagged(tagSlug),
     entry: postLists.tagged(tagSlug),
     holds: (post) => post.publish && post.tag_slugs.includes(tagSlug),
-    mayHold: (post) => post.publish,
+    mayHold: () => true,
     membersByEntries: true,
   }),
-  authored: (username: string): PostList => {
-    const mayHold = (post: IndexedFields) => post.publish && post.author === username;
-    return { partition: listPartitions.authored(username), entry: postLists.authored, holds: mayHold, mayHold };
-  },
-  mine: (userId: number, publish?: boolean): PostList => {
-    const mayHold = (post: IndexedFields) => post.author_id === userId && (publish === undefined || post.publish === publish);
-    return {
-      partition: listPartitions.mine(userId),
-      entry: postLists.mine,
-      ...(publish === undefined ? {} : { publishFilter: publish }),
-      holds: mayHold,
-      mayHold,
-    };
-  },
+  authored: (username: string): PostList => ({
+    partition: listPartitions.authored(username),
+    entry: postLists.authored,
+    holds: (post) => post.publish && post.author === username,
+    mayHold: (post) => post.author === username,
+  }),
+  mine: (userId: number, publish?: boolean): PostList => ({
+    partition: listPartitions.mine(userId),
+    entry: postLists.mine,
+    ...(publish === undefined ? {} : { publishFilter: publish }),
+    holds: (post) => post.author_id === userId && (publish === undefined || post.publish === publish),
+    mayHold: (post) => post.author_id === userId,
+  }),
 };

@@ -1,30 +1,39 @@
 import type { Item } from '#lib/db/batch.ts';
-import { listSortKeys, postCreatedOfActive } from '#lib/db/keys.ts';
+import { postCreatedOfActive } from '#lib/db/keys.ts';
 import { INDEXES } from '#lib/db/table.ts';
-import { skippedBefore, type PageRequest } from '#lib/pager.ts';
-import type { PostRecord } from '#lib/posts/post.ts';
-import type { Posting } from '#lib/search/postings.ts';
-import type { PostList, PostSort } from './post-lists.ts';
+import type { Window } from '#lib/search/find.ts';
+import type { PostList } from './post-lists.ts';
 
-// How a search ranks its matches in the list's order, as pure decisions on what the first round
-// trip read: search.ts does the reads these decisions ask for. The order comes from one of four
-// sources (docs/api.md, "Search"):
-// - `created`: the list's order is the posts' creation, which the postings carry;
-// - `posts`: few matches (at most two pages and one): their posts are read, and rank by themselves;
-// - `leading`: the matches among the list's leading entries fill the page and one more, or those
-//   entries are the whole list: a match beyond them ranks below every one of them;
-// - `entries`: else the matches' entries in the list are read, and rank by their sort keys.
-// The fresh entries (posts the index may not hold yet) are read in every case and rank by themselves.
+// Which posts a page of a search reads, decided without I/O from what its first round trip read
+// (search.ts does the reads). Every query word has a window: its newest postings (find.ts). A
+// window knows, for any post at least as new as the end it reached, whether the post has the
+// word; past it, nothing. So:
+// - in creation order (`newest`, `featured`) the page's candidates are the posts in every window
+//   that are at least as new as the newest of the windows' ends (the page's reach): exactly the
+//   matches that new. When they are too few for the page, the page is short and its `Link`
+//   continues from the reach: a page never reads past what its windows tell.
+// - in an order the postings do not carry (`views`, `votes`, `active`), the list's entries in
+//   that order are walked (the leading entries, from the page's cursor): an entry's post is in or
+//   out by the windows where they reach it, else by its own posting of the word, read with the
+//   posts (a check), at most so many a page.
+// Posts changed in the last moments (the fresh entries) may not be in the index yet: they are
+// candidates whatever the windows say, and their words are checked on the post as read.
 
-/** A post a search may show: its id and the slug its items are read by. */
+/** A post a page may show, in the order it would rank: where to read it and what to check when read. */
 export interface Candidate {
   id: string;
+  /** Where its items are read first: its entry's slug, or the slug its posting was written under. */
   slug: string;
-}
-
-/** A post's place in the list's order: the higher key first. */
-export interface Ranked extends Candidate {
+  /** Its key in the list's order: what the page's cursor continues after. */
   key: string;
+  /** Its key by creation (`created#id`): where its postings are. */
+  creation: string;
+  /** Its words are checked on the post as read (a post changed too lately for the index to be sure of). */
+  fresh: boolean;
+  /** Whether the index holds it with every query word (a fresh post's fallback when its summary cannot tell). */
+  indexed: boolean;
+  /** The query words whose postings of this post are to be read to tell whether it has them. */
+  checks: string[];
 }
 
 /** The first entries of a list in its order (from the page's cursor), as the first round trip reads them. */
@@ -34,183 +43,144 @@ export interface LeadingEntries {
   complete: boolean;
 }
 
-/** What the first round trip of a search read, and what it asks for. */
-export interface RankingInput {
+/** Whether a post with creation key `key` has the window's word: known where the window reaches. */
+export function windowSays(window: Window, id: string, key: string): 'yes' | 'no' | 'unknown' {
+  if (window.postings.has(id)) return 'yes';
+  return window.reach === undefined || key >= window.reach ? 'no' : 'unknown';
+}
+
+/** The newest of the windows' ends: every post at least this new is known to every window. Undefined when every window is whole. */
+export function reachOf(windows: readonly Window[]): string | undefined {
+  let reach: string | undefined;
+  for (const window of windows) if (window.reach !== undefined && (reach === undefined || window.reach > reach)) reach = window.reach;
+  return reach;
+}
+
+/** The creation key (`created#id`) inside an entry's key in any of the four post orders. */
+export function creationKeyOf(sortAttribute: string, value: string): string {
+  return sortAttribute === INDEXES.postsByCreated.sortKey ? value : (postCreatedOfActive(value) ?? value);
+}
+
+/** The fresh entries as candidates: their current slug and creation key. */
+function freshCandidates(fresh: readonly Item[]): Map<string, Candidate> {
+  const candidates = new Map<string, Candidate>();
+  for (const entry of fresh) {
+    const key = creationKeyOf(INDEXES.postsByActive.sortKey, String(entry[INDEXES.postsByActive.sortKey] ?? ''));
+    candidates.set(String(entry.post_id), { id: String(entry.post_id), slug: String(entry.slug), key, creation: key, fresh: true, indexed: false, checks: [] });
+  }
+  return candidates;
+}
+
+/** What a page in creation order reads: its candidates, newest first, and where it goes on when they are not enough. */
+export interface CreationPlan {
+  candidates: Candidate[];
+  /**
+   * The last post the page looks at (the last candidate the index holds, when more are left) or
+   * its reach (reachOf): the next page starts below it. Undefined when nothing is left.
+   */
+  stoppedAt?: { id: string; key: string };
+}
+
+/**
+ * The candidates of a page in creation order: the posts every window holds, no older than the
+ * page's reach, that the list may hold by what their postings carry (and, where the list's
+ * entries were read whole, that are among them), the `wanted` newest of them; and beside them
+ * the fresh posts in the same span (never in their place). Newest first.
+ */
+export function creationPlan(input: {
+  windows: readonly Window[];
   list: PostList;
-  sort: PostSort;
-  /** The sort key attribute of the list's index in this sort. */
+  fresh: readonly Item[];
+  wanted: number;
+  /** The list's entries read whole from the page's start, when its posts are told by them (a tag's list, featured posts). */
+  members?: readonly Item[];
+  /** The key the page starts below (its cursor's). */
+  below?: string;
+}): CreationPlan {
+  const { windows, list, below, wanted } = input;
+  const reach = reachOf(windows);
+  const inSpan = (key: string) => (reach === undefined || key >= reach) && (below === undefined || key < below);
+  const members = input.members && new Map(input.members.map((entry) => [String(entry.post_id), String(entry.slug)]));
+  const held = new Map<string, Candidate>();
+  const [first, ...others] = windows;
+  for (const [id, posting] of first?.postings ?? []) {
+    if (!others.every((window) => window.postings.has(id)) || !list.mayHold(posting) || !inSpan(posting.key)) continue;
+    if (members && !members.has(id)) continue;
+    held.set(id, { id, slug: members?.get(id) ?? posting.slug, key: posting.key, creation: posting.key, fresh: false, indexed: true, checks: [] });
+  }
+  const fresh = [...freshCandidates(input.fresh).values()].filter(({ id, key }) => inSpan(key) && (!members || members.has(id)));
+  for (const candidate of fresh) if (held.has(candidate.id)) held.set(candidate.id, { ...candidate, indexed: true });
+  const read = [...held.values()].sort(newestFirst).slice(0, wanted);
+  const cut = held.size > wanted ? read.at(-1)! : undefined;
+  const unheld = fresh.filter(({ id, key }) => !held.has(id) && (cut === undefined || key > cut.key));
+  const stoppedAt = cut
+    ? { id: cut.id, key: cut.key }
+    : reach !== undefined && matchesMayLieBelow(windows, reach, list)
+      ? { id: reach.slice(reach.lastIndexOf('#') + 1), key: reach }
+      : undefined;
+  return { candidates: [...read, ...unheld].sort(newestFirst), ...(stoppedAt ? { stoppedAt } : {}) };
+}
+
+/**
+ * Whether a match may lie below the reach: the whole windows (a word with few postings) hold
+ * every match there is, so when none of their posts below the reach is in all of them, none is
+ * left for a next page. With no whole window, nothing is known below the reach.
+ */
+function matchesMayLieBelow(windows: readonly Window[], reach: string, list: PostList): boolean {
+  const whole = windows.filter((window) => window.reach === undefined);
+  const [first, ...others] = whole;
+  if (!first) return true;
+  for (const [id, posting] of first.postings)
+    if (posting.key < reach && list.mayHold(posting) && others.every((window) => window.postings.has(id))) return true;
+  return false;
+}
+
+const newestFirst = (a: { key: string }, b: { key: string }) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);
+
+/** What a page in an order of the entries reads: its candidates in that order, and how far down the entries it looked. */
+export interface EntryPlan {
+  candidates: Candidate[];
+  /** The number of leading entries looked at: the page continues after the last of them. */
+  examined: number;
+}
+
+/**
+ * The candidates of a page in an order the postings do not carry, walking the list's leading
+ * entries: an entry is out when a window that reaches it lacks it; in when every window holds it;
+ * else in with checks of the words whose windows stop short of it, as long as `checkBudget`
+ * allows (the walk stops before an entry that would pass it). A fresh entry is in, to be checked
+ * when read. The walk stops at `wanted` candidates.
+ */
+export function entryPlan(input: {
+  windows: readonly Window[];
+  words: readonly string[];
+  entries: readonly Item[];
   sortAttribute: string;
-  request: PageRequest;
-  /** The postings of the words: the posts the index holds that carry them all. */
-  postings: readonly Posting[];
-  /** The list's entries changed in the last moments (some perhaps not indexed yet). */
-  freshEntries: readonly Item[];
-  /** The list's leading entries, for a sort the postings do not carry. */
-  leading?: LeadingEntries;
-}
-
-/** How the matches rank, and what must be read for it. `fresh`: the posts found only among the fresh entries, always read. */
-export type RankingPlan = (
-  | { by: 'created'; ranked: Ranked[] }
-  | { by: 'leading'; ranked: Ranked[] }
-  /** Read the posts of `matches` (and the fresh ones): they rank by themselves (rankByPosts). */
-  | { by: 'posts'; matches: Candidate[] }
-  /** Read the entries of `matches` in the list (and the fresh posts): they rank by them (rankByEntries). */
-  | { by: 'entries'; matches: Candidate[] }
-) & { fresh: Candidate[] };
-
-/** A post's rank as its entry in the list states it: the entry's slug and its sort key. */
-export const entryRank = (entry: Item, sortAttribute: string): Ranked => ({
-  id: String(entry.post_id),
-  slug: String(entry.slug),
-  key: String(entry[sortAttribute]),
-});
-
-/** Orders ranks by key, the highest first; equal keys keep their order. */
-export const byKeyDescending = (a: { key: string }, b: { key: string }) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);
-
-/**
- * Whether the posts of a search in `list` and `sort` are told by the list's entries: the postings
- * carry neither the tags nor the featured flag (a change of either writes no posting), so a tag's
- * list and every `sort=featured` read their leading entries, the list's posts in this order.
- */
-export const membersByEntries = (list: PostList, sort: PostSort) => list.membersByEntries === true || sort === 'featured';
-
-/** How the matches of a search rank, decided from what the first round trip read (no I/O). */
-export function planRanking(input: RankingInput): RankingPlan {
-  const { list, sort, sortAttribute, request, postings, freshEntries, leading } = input;
-  // A fresh entry knows the post's current slug: the postings of a post just renamed name the old one.
-  const freshSlugs = new Map(freshEntries.map((entry) => [String(entry.post_id), String(entry.slug)]));
-  let matching = postings.filter((posting) => list.mayHold(posting));
-  // Where the entries tell the list's posts, the leading entries that are the whole list (from the
-  // cursor on) tell them exactly; else the matches' own entries or posts are read below.
-  const byEntries = membersByEntries(list, sort);
-  const members = byEntries && leading?.complete ? new Map(leading.items.map((entry) => [String(entry.post_id), String(entry.slug)])) : undefined;
-  if (members) matching = matching.filter((posting) => members.has(posting.post_id));
-  const indexed = new Set(matching.map((posting) => posting.post_id));
-  const fresh = [...freshSlugs].filter(([id]) => !indexed.has(id)).map(([id, slug]) => ({ id, slug }));
-
-  if (sortAttribute === INDEXES.postsByCreated.sortKey && (!byEntries || members)) {
-    const slugOf = (id: string, slug: string) => freshSlugs.get(id) ?? members?.get(id) ?? slug;
-    const ranked = matching.map((posting) => ({
-      id: posting.post_id,
-      slug: slugOf(posting.post_id, posting.slug),
-      key: listSortKeys.postCreated(posting.created, posting.post_id),
-    }));
-    return { by: 'created', ranked, fresh };
+  fresh: readonly Item[];
+  wanted: number;
+  checkBudget: number;
+}): EntryPlan {
+  const { windows, words, entries, sortAttribute, wanted } = input;
+  const fresh = new Set(input.fresh.map((entry) => String(entry.post_id)));
+  const candidates: Candidate[] = [];
+  let checks = 0;
+  let examined = 0;
+  for (const entry of entries) {
+    if (candidates.length >= wanted) break;
+    const id = String(entry.post_id);
+    const key = String(entry[sortAttribute]);
+    const created = creationKeyOf(sortAttribute, key);
+    const says = windows.map((window) => windowSays(window, id, created));
+    const indexed = says.every((said) => said === 'yes');
+    if (fresh.has(id)) {
+      candidates.push({ id, slug: String(entry.slug), key, creation: created, fresh: true, indexed, checks: [] });
+    } else if (!says.includes('no')) {
+      const unknown = words.filter((_, at) => says[at] === 'unknown');
+      if (checks + unknown.length > input.checkBudget) break;
+      checks += unknown.length;
+      candidates.push({ id, slug: String(entry.slug), key, creation: created, fresh: false, indexed, checks: unknown });
+    }
+    examined += 1;
   }
-  const matches = matching.map((posting) => ({ id: posting.post_id, slug: freshSlugs.get(posting.post_id) ?? posting.slug }));
-  if (matches.length + fresh.length <= 2 * (request.pageSize + 1)) return { by: 'posts', matches, fresh };
-  const leadingRanks = (leading?.items ?? []).filter((entry) => indexed.has(String(entry.post_id))).map((entry) => entryRank(entry, sortAttribute));
-  // The matches among the list's leading entries fill the page and one more, or are all of them:
-  // a match beyond those entries ranks below every one of them.
-  if (leading !== undefined && (leading.complete || leadingRanks.length > skippedBefore(request) + request.pageSize)) {
-    return { by: 'leading', ranked: leadingRanks, fresh };
-  }
-  return { by: 'entries', matches, fresh };
-}
-
-/** The matches ranked by their posts as read (`read`: undefined for a post gone or no longer in the list). */
-export function rankByPosts(matches: readonly Candidate[], read: ReadonlyMap<string, PostRecord | undefined>, keyOf: (post: PostRecord) => string): Ranked[] {
-  return matches.flatMap(({ id }) => {
-    const post = read.get(id);
-    return post ? [{ id, slug: post.slug, key: keyOf(post) }] : [];
-  });
-}
-
-/** The matches ranked by their entries in the list (`entryOf`: undefined for a post no longer in it). */
-export function rankByEntries(matches: readonly Candidate[], entryOf: (id: string) => Item | undefined, sortAttribute: string): Ranked[] {
-  return matches.flatMap(({ id }) => {
-    const entry = entryOf(id);
-    return entry ? [entryRank(entry, sortAttribute)] : [];
-  });
-}
-
-/**
- * The ranking from the page's start (after the cursor's key `after`), highest first, and the ranks
- * whose posts the page needs read: fresh posts not in the index may rank anywhere, so the window
- * reaches back before the page by as many as there are; the ranks before it (`from`) are taken
- * as the index gives them. One rank past the page tells whether another follows.
- */
-export function pageWindow(
-  ranked: readonly Ranked[],
-  freshCount: number,
-  request: PageRequest,
-  after: string | undefined,
-): { ranked: Ranked[]; from: number; window: Ranked[] } {
-  const sorted = [...ranked].sort(byKeyDescending).filter(({ key }) => after === undefined || key < after);
-  const skipped = skippedBefore(request);
-  const from = Math.max(0, skipped - freshCount);
-  return { ranked: sorted, from, window: sorted.slice(from, skipped + request.pageSize + 1) };
-}
-
-/**
- * The fresh posts' places in creation order, told by their entries on `PostsByActive` without
- * reading the posts (postCreatedOfActive).
- */
-export function freshCreatedKeys(freshEntries: readonly Item[]): Map<string, string> {
-  const keys = new Map<string, string>();
-  for (const entry of freshEntries) {
-    const created = postCreatedOfActive(String(entry[INDEXES.postsByActive.sortKey] ?? ''));
-    if (created !== undefined) keys.set(String(entry.post_id), created);
-  }
-  return keys;
-}
-
-/**
- * The fresh posts that may rank on a page in creation order, highest first: those after the
- * cursor's key `after` and above `boundary` (the key of the page's last indexed rank and one more,
- * when the index has that many: a post below it has a whole page and one more above it). A fresh
- * post whose key is unknown is always in reach, first.
- */
-export function freshInReach(
-  fresh: readonly Candidate[],
-  keys: ReadonlyMap<string, string>,
-  boundary: string | undefined,
-  after: string | undefined,
-): Candidate[] {
-  const unknown = fresh.filter(({ id }) => !keys.has(id));
-  const known = fresh
-    .flatMap((candidate) => {
-      const key = keys.get(candidate.id)!;
-      return keys.has(candidate.id) && (after === undefined || key < after) && (boundary === undefined || key > boundary) ? [{ ...candidate, key }] : [];
-    })
-    .sort(byKeyDescending);
-  return [...unknown, ...known.map(({ id, slug }) => ({ id, slug }))];
-}
-
-/** A post on a search's page, with the key it ranks by (what its cursor continues after). */
-export interface RankedPost {
-  key: string;
-  post: PostRecord;
-}
-
-/**
- * The page's posts in order, from the window's and the fresh posts as read (each once, and only
- * those after the cursor's key), placed among the ranks before the window; and whether another
- * page follows.
- */
-export function rankedPage(
-  window: { ranked: readonly Ranked[]; from: number; window: readonly Ranked[] },
-  fresh: readonly Candidate[],
-  read: ReadonlyMap<string, PostRecord | undefined>,
-  keyOf: (post: PostRecord) => string,
-  request: PageRequest,
-  after: string | undefined,
-): { posts: RankedPost[]; hasNext: boolean } {
-  const { ranked, from } = window;
-  const skipped = skippedBefore(request);
-  const ranks: { key: string; post?: PostRecord }[] = ranked.slice(0, from).map(({ key }) => ({ key }));
-  const seen = new Set<string>();
-  for (const { id } of [...window.window, ...fresh]) {
-    const post = read.get(id);
-    if (!post || seen.has(id)) continue;
-    seen.add(id);
-    const key = keyOf(post);
-    if (after === undefined || key < after) ranks.push({ key, post });
-  }
-  ranks.sort(byKeyDescending);
-  const posts = ranks.slice(skipped, skipped + request.pageSize).flatMap(({ key, post }) => (post ? [{ key, post }] : []));
-  const hasNext = ranks.length > skipped + request.pageSize || ranked.length > skipped + request.pageSize + 1;
-  return { posts, hasNext };
+  return { candidates, examined };
 }

@@ -1,83 +1,46 @@
-import { batchGet, type Item } from '#lib/db/batch.ts';
+import type { Item } from '#lib/db/batch.ts';
 import { keys } from '#lib/db/keys.ts';
-import { cursorAfterItem, cursorStart, queryItems, type ListQuery } from '#lib/db/query.ts';
+import { cursorAfterItem, queryAbove, queryItems, type ListQuery } from '#lib/db/query.ts';
 import { INDEXES } from '#lib/db/table.ts';
-import { pageOf, skippedBefore, type Page, type PageRequest } from '#lib/pager.ts';
-import { entrySortKeys } from '#lib/posts/entries.ts';
+import type { Page, PageRequest } from '#lib/pager.ts';
 import { readPostsById } from '#lib/posts/listed.ts';
 import type { PostRecord } from '#lib/posts/post.ts';
 import type { PostView } from '#lib/posts/summary.ts';
-import type { Posting } from '#lib/search/postings.ts';
+import { havePostings, readWindow, windowSize, type Window } from '#lib/search/find.ts';
 import { matchesQuery, postWords } from '#lib/search/words.ts';
+import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import type { PostList, PostSort } from './post-lists.ts';
-import {
-  freshCreatedKeys,
-  freshInReach,
-  membersByEntries,
-  pageWindow,
-  planRanking,
-  rankByEntries,
-  rankByPosts,
-  rankedPage,
-  type Candidate,
-  type LeadingEntries,
-  type Ranked,
-} from './ranking.ts';
+import { creationPlan, entryPlan, type Candidate, type LeadingEntries } from './ranking.ts';
 
-// A page of a list with `q` (docs/api.md, endpoint 10's `q`). The posts come from the search
-// index (lib/search/find.ts), read in the first round trip with the token and, in the same round, the
-// list's entries written in the last FRESH_MS (posts the stream has not indexed yet: a search
-// finds a post right after it is written). The page's posts are then read and checked against the
-// words and the list, as every list checks what its index said. How the matches rank, and so
-// what is read for it, is decided in ranking.ts:
-// - `newest` and `featured` order by `created`, which the postings carry: 2 round trips.
-// - `views`, `votes` and `active` order by what changes without the text (counts, `modified`),
-//   which the postings cannot carry (a count would rewrite every posting of the post). The first
-//   round trip also reads the list's first entries in that order (leadingEntries): when the matches
-//   among them fill the page, or they are the whole list, they rank the page, whose posts are then
-//   read (2 round trips). When the matches are at most two pages, their posts are read at once (2).
-//   Else their entries in this list first, then the page's posts (3). Capacity grows with the matches.
+// A page of a list with `q` (docs/api.md, "Search"; docs/data-model.md, "The search index"), in two
+// round trips: first, with the token check, the window of each query word (find.ts), the list's
+// entries changed in the last FRESH_MS (posts the index may not hold yet) and, where the order or
+// the list needs them, the list's leading entries; then the posts ranking.ts picks, read as any
+// list reads its posts (with, in an order of the entries, the postings it checks). What a page
+// reads is bounded whatever the query, the site or the posts' sizes: the windows' postings, at most
+// LEADING_LIMIT entries and FRESH_LIMIT fresh ones, and the page's posts and a few more. A page
+// may come out short, or empty, where the posts it looked at were too few matches; its `Link`
+// then goes on from where it stopped.
 
-/** How far back a search also reads the list's changed entries: well past the stream's lag. */
+/** How far back a search reads the list's changed entries: well past the stream's lag (about a second). */
 export const FRESH_MS = 10_000;
 /** The most recently changed entries a search reads. */
-export const FRESH_LIMIT = 100;
-
+export const FRESH_LIMIT = 10;
 /**
- * How far back a search reads the list's changed entries in its first round trip (at most
- * BACKLOG_LIMIT): those of the last FRESH_MS are read as posts the index may not hold; while the
- * index states a backlog (lib/search/backlog.ts), so are those changed since it fell behind. A
- * search stays complete, in the same round trips, through a backlog of up to this long.
+ * The list's entries a search reads in its order where the postings do not carry it (about 200
+ * bytes each: some 8 RCU), or to tell a tag's or the featured posts.
  */
-export const BACKLOG_WINDOW_MS = 60_000;
+export const LEADING_LIMIT = 300;
+/** The postings a page in an order of the entries reads to tell whether posts past the windows have a word (0.5 RCU each). */
+export const CHECKS_PER_PAGE = 40;
+/** Candidates read past the page and the one more that tells whether another follows: some may not belong. */
+export const SPARE_READS = 2;
 
-/**
- * The most recently changed entries that read: about 250 bytes each, so at most ~31 RCU, and only
- * as many as the list had changes in the last BACKLOG_WINDOW_MS.
- */
-export const BACKLOG_LIMIT = 1_000;
+/** Whether `sort` ranks by creation, which the postings carry. */
+export const byCreation = (sort: PostSort) => sort === 'newest' || sort === 'featured';
 
-/**
- * How many of the site-wide list's first entries a search by a count or by activity reads beside
- * the postings: about 250 bytes each, so some 30 RCU, the same at every size of the site. A tag's,
- * author's or own list reads its first DynamoDB page instead (up to 1 MB), which grows with its own
- * posts only (`q` on every post list: docs/api.md, endpoints 10 to 13).
- */
-export const LEADING_LIMIT = 1_000;
-
-/**
- * Whether a search reads the list's leading entries: to rank by what the postings do not carry
- * (counts, activity), or to tell the list's posts (membersByEntries: the tags, the featured flag).
- */
-export const readsLeadingEntries = (list: PostList, sort: PostSort) =>
-  sort === 'views' || sort === 'votes' || sort === 'active' || membersByEntries(list, sort);
-
-/** The leading entries of `index`, from where `request`'s cursor starts (an invalid cursor rejects as the page would). */
-export async function leadingEntries(index: ListQuery, request: PageRequest, words: readonly string[], sitewide: boolean): Promise<LeadingEntries> {
-  const start = request.cursor ? cursorStart(index, request.cursor, words) : undefined;
-  const { items, next } = await queryItems(index, sitewide ? LEADING_LIMIT : undefined, start);
-  return { items, complete: next === undefined };
-}
+/** Whether the posts of a search in `list` and `sort` are told by the list's entries (the postings carry neither tags nor the featured flag). */
+export const membersByEntries = (list: PostList, sort: PostSort) => list.membersByEntries === true || sort === 'featured';
 
 export interface SearchScope {
   list: PostList;
@@ -85,10 +48,19 @@ export interface SearchScope {
   view: PostView;
   /** The list's index query in this sort (its partition, its sort key attribute). */
   index: ListQuery;
-  /** The list's entry sort key (keys.postEntry) in this sort: what cursors and entry reads name. */
+  /** The list's entry sort key (keys.postEntry) in this sort: what cursors name. */
   entryList: string;
   request: PageRequest;
   words: readonly string[];
+}
+
+/** What the first round trip of a search read. */
+export interface FirstReads {
+  windows: Window[];
+  /** The list's entries changed in the last FRESH_MS, most recently changed first. */
+  fresh: Item[];
+  /** The list's first entries in its order from the page's start, where the order or the list needs them. */
+  leading?: LeadingEntries;
 }
 
 /** The entries of `index`'s list by their last change (`modified`), where a search finds what the index may not have yet. */
@@ -96,79 +68,73 @@ export function freshQuery(index: ListQuery): ListQuery {
   return { ...index, index: 'postsByActive' };
 }
 
-/** The page of a search, from the postings and fresh entries read in the first round trip. */
-export async function searchPage(scope: SearchScope, postings: Posting[], freshEntries: Item[], leading?: LeadingEntries): Promise<Page<PostRecord>> {
+/** The first round trip of a page starting at `start` (its cursor's keys; none for the first page): sent at once, in parallel. */
+export async function firstReads(scope: SearchScope, start: Record<string, string> | undefined): Promise<FirstReads> {
+  const { list, sort, index, words } = scope;
+  const sortAttribute = INDEXES[index.index].sortKey;
+  const below = byCreation(sort) ? start?.[sortAttribute] : undefined;
+  const [windows, fresh, leading] = await Promise.all([
+    Promise.all(words.map((word) => readWindow(word, windowSize(words.length), below))),
+    queryAbove(freshQuery(index), isoTimestamp(nowMicros() - FRESH_MS * 1000), FRESH_LIMIT),
+    !byCreation(sort) || membersByEntries(list, sort)
+      ? queryItems(index, LEADING_LIMIT, start).then(({ items, next }) => ({ items, complete: next === undefined }))
+      : undefined,
+  ]);
+  return { windows, fresh, ...(leading ? { leading } : {}) };
+}
+
+/** The page of a search from its first round trip's reads: its posts read and checked (the second round trip). */
+export async function searchPage(scope: SearchScope, reads: FirstReads, start: Record<string, string> | undefined): Promise<Page<PostRecord>> {
   const { list, sort, view, index, request, words } = scope;
   const sortAttribute = INDEXES[index.index].sortKey;
-  const read = new Map<string, PostRecord | undefined>();
-  // Posts the index may not have caught up with yet: their words are checked on their text. In
-  // summary view the text of the others is not read (its size must not make the page's cost):
-  // the index, written well before, says their words.
-  const freshIds = new Set(freshEntries.map((entry) => String(entry.post_id)));
-  /** Whether a post's words are checked on its text as read. */
-  const checked = (id: string) => view === 'full' || freshIds.has(id);
+  const wanted = request.pageSize + 1 + SPARE_READS;
+  let candidates: Candidate[];
+  /** Where the page goes on when it is short: the key of the last post it looked at, or its reach; undefined when nothing is left. */
+  let stoppedAt: { id: string; key: string } | undefined;
+  if (byCreation(sort)) {
+    const below = start?.[sortAttribute];
+    const members = reads.leading?.complete ? reads.leading.items : undefined;
+    const plan = creationPlan({ windows: reads.windows, list, fresh: reads.fresh, wanted, ...(members ? { members } : {}), ...(below ? { below } : {}) });
+    candidates = plan.candidates;
+    stoppedAt = plan.stoppedAt;
+  } else {
+    const entries = reads.leading?.items ?? [];
+    const plan = entryPlan({ windows: reads.windows, words, entries, sortAttribute, fresh: reads.fresh, wanted, checkBudget: CHECKS_PER_PAGE });
+    candidates = plan.candidates;
+    const last = entries[plan.examined - 1];
+    if (last && (plan.examined < entries.length || !reads.leading?.complete)) stoppedAt = { id: String(last.post_id), key: String(last[sortAttribute]) };
+  }
 
-  /** Reads the posts not read yet and keeps those that belong. */
-  const readPosts = async (wanted: readonly Candidate[]) => {
-    const missing = wanted.filter(({ id }) => !read.has(id));
-    if (missing.length === 0) return;
-    // A posting names the slug its post had when the posting was written (a rename rewrites only
-    // the words it changed): readPostsById finds a post renamed since through its `mine` entry.
-    const found = await readPostsById(missing, view, new Set(missing.filter(({ id }) => checked(id)).map(({ id }) => id)));
-    for (const { id } of missing) {
-      const post = found.get(id);
-      const belongs =
-        post !== undefined && list.holds(post) && (sort !== 'featured' || post.is_featured) && (!checked(id) || matchesQuery(postWords(post), words));
-      read.set(id, belongs ? post : undefined);
-    }
+  const [posts, has] = await Promise.all([
+    readPostsById(candidates, view),
+    havePostings(candidates.flatMap(({ id, creation, checks }) => checks.map((word) => ({ id, creation, word })))),
+  ]);
+  const kept = candidates.flatMap((candidate) => {
+    const post = posts.get(candidate.id);
+    const belongs =
+      post !== undefined &&
+      list.holds(post) &&
+      (sort !== 'featured' || post.is_featured) &&
+      candidate.checks.every((word) => has(candidate.id, word)) &&
+      (!candidate.fresh || hasWords(post, view, words) || (view === 'summary' && candidate.indexed));
+    return belongs ? [{ post, key: candidate.key }] : [];
+  });
+
+  const cursorAt = ({ id, key }: { id: string; key: string }) =>
+    cursorAfterItem(index, { ...keys.postEntry(id, scope.entryList), [INDEXES[index.index].partitionKey]: index.partition, [sortAttribute]: key }, words);
+  const shown = kept.slice(0, request.pageSize);
+  const next = kept.length > request.pageSize ? { id: shown.at(-1)!.post.id, key: shown.at(-1)!.key } : stoppedAt;
+  return {
+    items: shown.map(({ post }) => post),
+    ...(next ? { next: cursorAt(next) } : {}),
+    cursorAfter: (at) => cursorAt({ id: shown[at]!.post.id, key: shown[at]!.key }),
   };
-  const keyOf = (post: PostRecord) => entrySortKeys(post)[sortAttribute]!;
+}
 
-  const plan = planRanking({ list, sort, sortAttribute, request, postings, freshEntries, ...(leading ? { leading } : {}) });
-  const { fresh } = plan;
-  let ranked: Ranked[];
-  if (plan.by === 'created' || plan.by === 'leading') {
-    ranked = plan.ranked;
-  } else if (plan.by === 'posts') {
-    await readPosts([...plan.matches, ...fresh]);
-    ranked = rankByPosts(plan.matches, read, keyOf);
-  } else {
-    const [entries] = await Promise.all([
-      batchGet(
-        plan.matches.map(({ id }) => keys.postEntry(id, scope.entryList)),
-        undefined,
-        { consistent: false },
-      ),
-      readPosts(fresh),
-    ]);
-    ranked = rankByEntries(plan.matches, (id) => entries.get(keys.postEntry(id, scope.entryList)), sortAttribute);
-  }
-
-  const after = request.cursor ? cursorStart(index, request.cursor, scope.words)[sortAttribute] : undefined;
-  let window: ReturnType<typeof pageWindow>;
-  let freshRead: readonly Candidate[] = fresh;
-  if (plan.by === 'created' && fresh.length > FRESH_LIMIT && skippedBefore(request) === 0) {
-    // Behind a backlog (more fresh posts than the fresh window holds): the fresh posts rank by
-    // their entries' creation keys, and only those that may reach the page are read, the highest
-    // first, in two steps: enough for the page if they match, then, if too few did, the others.
-    window = pageWindow(ranked, 0, request, after);
-    const boundary = window.window.length > request.pageSize ? window.window.at(-1)!.key : undefined;
-    const reach = freshInReach(fresh, freshCreatedKeys(freshEntries), boundary, after);
-    const first = reach.slice(0, request.pageSize + 1 + FRESH_LIMIT);
-    await readPosts([...window.window, ...first]);
-    const matched = first.filter(({ id }) => read.get(id) !== undefined).length;
-    freshRead = matched > request.pageSize ? first : reach;
-    await readPosts(freshRead);
-  } else {
-    window = pageWindow(ranked, fresh.length, request, after);
-    await readPosts([...window.window, ...fresh]);
-  }
-  const { posts, hasNext } = rankedPage(window, freshRead, read, keyOf, request, after);
-  const cursorOf = ({ post, key }: { post: PostRecord; key: string }) =>
-    cursorAfterItem(
-      index,
-      { ...keys.postEntry(post.id, scope.entryList), [INDEXES[index.index].partitionKey]: index.partition, [sortAttribute]: key },
-      scope.words,
-    );
-  return pageOf(request, posts, hasNext, cursorOf, ({ post }) => post);
+/**
+ * Whether a post as read has every query word: its whole text in full view; in summary view what
+ * the summary holds of it (title, keywords, meta description and excerpt), the rest being the index's.
+ */
+function hasWords(post: PostRecord, view: PostView, words: readonly string[]): boolean {
+  return matchesQuery(postWords(view === 'summary' ? { ...post, description: post.summary?.excerpt ?? '' } : post), words);
 }

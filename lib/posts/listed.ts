@@ -9,25 +9,19 @@ import { listedPostFromRead, listedPostKeys, needsText, type PostView } from './
 // trip, for those posts only) and its summary computed from it; the Markdown parser that takes is
 // loaded then, not when a list function starts.
 
-/** The posts under `slugs` in `view`; `withText`: slugs whose text a summary read also needs (a search's check of its words). */
-export async function readListedPosts(
-  slugs: readonly string[],
-  view: PostView,
-  withText: ReadonlySet<string> = new Set(),
-): Promise<Map<string, PostRecord | undefined>> {
+/** The posts under `slugs` in `view`. */
+export async function readListedPosts(slugs: readonly string[], view: PostView): Promise<Map<string, PostRecord | undefined>> {
   const posts = new Map<string, PostRecord | undefined>();
   if (slugs.length === 0) return posts;
   const wanted = [...new Set(slugs)];
   const read = await batchGet(
-    wanted.flatMap((slug) => [...listedPostKeys(slug, view), ...(view === 'summary' && withText.has(slug) ? [keys.post(slug)] : [])]),
+    wanted.flatMap((slug) => listedPostKeys(slug, view)),
     undefined,
     { consistent: false },
   );
   const late: string[] = [];
   for (const slug of wanted) {
     if (view === 'summary' && needsText(read, slug)) late.push(slug);
-    else if (view === 'summary' && withText.has(slug))
-      posts.set(slug, summaryWithText(postFromItems(read.get(keys.post(slug)), read.get(keys.postStats(slug))), listedPostFromRead(read, slug, view)));
     else posts.set(slug, listedPostFromRead(read, slug, view));
   }
   if (late.length > 0) {
@@ -47,11 +41,6 @@ export async function readListedPosts(
   return posts;
 }
 
-/** A post read with its text and summary items, as a summary (its description kept, for a search's check of its words). */
-function summaryWithText(post: PostRecord | undefined, fromSummary: PostRecord | undefined): PostRecord | undefined {
-  return post && fromSummary?.summary ? { ...post, summary: fromSummary.summary } : undefined;
-}
-
 /** A post to read by id, and the slug it was last known under (a favorite's, a search posting's). */
 export interface PostRef {
   id: string;
@@ -61,19 +50,13 @@ export interface PostRef {
 /**
  * The posts `refs` in `view`, by id: each read at the slug it was known under, and one no longer
  * there (renamed since: another post may hold that slug now) at the slug its `mine` entry names,
- * which two more round trips read, for those posts only. Undefined for a post gone. `withText`:
- * the ids whose text a summary read also needs (a search's check of its words).
+ * which two more round trips read, for those posts only. Undefined for a post gone.
  */
-export async function readPostsById(
-  refs: readonly PostRef[],
-  view: PostView,
-  withText: ReadonlySet<string> = new Set(),
-): Promise<Map<string, PostRecord | undefined>> {
+export async function readPostsById(refs: readonly PostRef[], view: PostView): Promise<Map<string, PostRecord | undefined>> {
   const readAt = async (at: readonly PostRef[]) => {
     const read = await readListedPosts(
       at.map(({ slug }) => slug),
       view,
-      new Set(at.filter(({ id }) => withText.has(id)).map(({ slug }) => slug)),
     );
     return new Map(at.map(({ id, slug }) => [id, read.get(slug)?.id === id ? read.get(slug) : undefined]));
   };

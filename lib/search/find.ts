@@ -1,60 +1,70 @@
 import { searchTableName } from '#lib/config.ts';
-import type { Item } from '#lib/db/batch.ts';
-import { keys, postingRange } from '#lib/db/keys.ts';
-import { partitionPages } from '#lib/db/query.ts';
-import { backlogFromItem, type Backlog } from './backlog.ts';
-import { indexedWord, postingFromItem, type Posting } from './postings.ts';
+import { batchGet } from '#lib/db/batch.ts';
+import { keys, termPartition } from '#lib/db/keys.ts';
+import { partitionHead } from '#lib/db/query.ts';
+import { postingFromItem, type Posting } from './postings.ts';
+import { postingMatches, queryTerm, type QueryTerm } from './terms.ts';
 
-// Finding posts by their words: one Query per query word, sent in parallel, of the range of
-// postings whose word the query word begins, and one of the index's own partition: the drafts'
-// marks (the postings of words do not tell drafts apart) and the backlog statement (backlog.ts).
-// Its capacity grows with the postings it returns: the posts that have such a word, and the
-// drafts, never the published posts of the site.
+// Finding posts by their words: each query word is one term (terms.ts), whose postings are one
+// partition of the search table in creation order. A search reads each word's postings newest
+// first, a bounded number of them (its window), in parallel, and then knows exactly which posts
+// newer than the window's end have the word. What it reads is bounded by the query's words,
+// never by the site or the posts' sizes.
 
-/** Every item of `partition` in `sortKeyRange` (all pages). */
-async function itemsOf(partition: string, sortKeyRange?: { from: string; to: string }): Promise<Item[]> {
-  const items: Item[] = [];
-  for await (const page of partitionPages(partition, { ...(sortKeyRange ? { sortKeyRange } : {}), table: searchTableName() })) items.push(...page);
-  return items;
+/**
+ * The postings a page of a search reads, shared by its words: a word of a one-word query reads
+ * this many, each of n words the n-th part. At most about 280 bytes each (terms.ts bounds the
+ * words a posting names): some 24 RCU in all.
+ */
+export const POSTINGS_PER_PAGE = 700;
+
+/** The window of one query word: the posts of its newest postings that have the word. */
+export interface Window {
+  query: QueryTerm;
+  /** By post id: the postings read whose post has the word. */
+  postings: Map<string, Posting>;
+  /**
+   * The key (the post's creation key) of the last posting read, when the term has more postings
+   * past it: nothing older than it is known of this word. Undefined when the window holds every
+   * posting of the term below where it started.
+   */
+  reach?: string;
 }
 
-/** Every posting of the words `word` begins. */
-function postingsOf(word: string): Promise<Item[]> {
-  const { partition, ...sortKeyRange } = postingRange(indexedWord(word));
-  return itemsOf(partition, sortKeyRange);
+/** How many postings each of `words` words reads. */
+export const windowSize = (words: number) => Math.max(1, Math.floor(POSTINGS_PER_PAGE / Math.max(1, words)));
+
+/** The window of `word`: its term's newest postings below `below` (a creation key), at most `limit`. */
+export async function readWindow(word: string, limit: number, below?: string): Promise<Window> {
+  const query = queryTerm(word);
+  const { items, more } = await partitionHead(termPartition(query.term), limit, { table: searchTableName(), ...(below === undefined ? {} : { below }) });
+  const postings = new Map<string, Posting>();
+  for (const item of items) {
+    const posting = postingFromItem(item);
+    if (postingMatches(query, posting.words)) postings.set(posting.post_id, posting);
+  }
+  return { query, postings, ...(more && items.length > 0 ? { reach: String(items.at(-1)!.SK) } : {}) };
 }
 
-/** What the index says of a query: the posts that match it, and how far behind it runs. */
-export interface Found {
-  postings: Posting[];
-  backlog?: Backlog;
+/** A post whose posting of a query word is read to tell whether it has the word: its id, its creation key (`created#id`), the word. */
+export interface PostingCheck {
+  id: string;
+  creation: string;
+  word: string;
 }
 
 /**
- * The posts that have, for every query word, a word it begins (by the index: a post's words are
- * checked again on its text when it is read), each by its newest posting, a draft's with `publish`
- * false; and the index's backlog statement, if it stands.
+ * Whether posts have a query word, by their own postings (where a window did not reach them):
+ * one BatchGetItem of the postings `checks` name. The answer by post id and word.
  */
-export async function findPostings(words: readonly string[]): Promise<Found> {
-  const [marks, ...perWord] = await Promise.all([itemsOf(keys.indexMarks), ...words.map(postingsOf)]);
-  const drafts = new Set<string>();
-  let backlog: Backlog | undefined;
-  for (const item of marks!) {
-    const stated = backlogFromItem(item);
-    if (stated) backlog = stated;
-    else drafts.add(String(item.post_id));
-  }
-  let found: Map<string, Posting> | undefined;
-  for (const items of perWord) {
-    const these = new Map<string, Posting>();
-    for (const item of items) {
-      const posting = postingFromItem(item, drafts);
-      if (found && !found.has(posting.post_id)) continue;
-      const known = these.get(posting.post_id);
-      if (!known || known.text_version < posting.text_version) these.set(posting.post_id, posting);
-    }
-    if (found) for (const [id, posting] of these) if (found.get(id)!.text_version > posting.text_version) these.set(id, found.get(id)!);
-    found = these;
-  }
-  return { postings: [...(found ?? new Map<string, Posting>()).values()], ...(backlog ? { backlog } : {}) };
+export async function havePostings(checks: readonly PostingCheck[]): Promise<(id: string, word: string) => boolean> {
+  const keyOf = ({ id, creation, word }: PostingCheck) => keys.posting(queryTerm(word).term, creation.slice(0, creation.length - id.length - 1), id);
+  const read = checks.length > 0 ? await batchGet(checks.map(keyOf), undefined, { consistent: false, table: searchTableName() }) : new Map();
+  const found = new Set(
+    checks.flatMap((check) => {
+      const item = read.get(keyOf(check));
+      return item && postingMatches(queryTerm(check.word), postingFromItem(item).words) ? [`${check.id}\u0000${check.word}`] : [];
+    }),
+  );
+  return (id, word) => found.has(`${id}\u0000${word}`);
 }

@@ -4,54 +4,38 @@ import { batchDelete, batchGet, batchPut, type Item } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
 import { keys, keyString, postLists, type Key } from '#lib/db/keys.ts';
 import { postTextFromItem, type PostText } from '#lib/posts/post.ts';
-import { postWords, type SearchableText } from './words.ts';
+import { nowMs } from '#lib/time.ts';
+import { postTerms } from './terms.ts';
 
-// The posting entity: the search index, one item per (word, post), kept by the table's stream
-// consumer (indexing.ts) from the post's text item. A posting carries what a list needs to keep or
-// drop the post without reading it (the list fields of postings.LISTED), the slug its items were
-// under when the posting was written (a hint: a rename writes no posting for the words it keeps)
-// and `text_version`, the version of the text it was written from: deletes are conditioned on it,
-// so that records of one post handled in any order (a rename's insert and remove are two items,
-// so two shards) never delete what a newer text wrote. A draft has one more posting, its draft
-// mark (DRAFT_MARK), so that publishing or unpublishing writes one item, not one per word.
+// The posting entity: the search index, one item per (term, post) (terms.ts), kept by the table's
+// stream consumer (indexing.ts) from the post's text item. Its key puts it in its term's partition
+// at the post's place by creation; it carries what a list needs to keep or drop the post without
+// reading it (its author), the slug its items were under when the posting was written (a hint: a
+// rename writes no posting for the terms it keeps), the post's words that go on past the term, and
+// `text_version`, the version of the text it was written from: deletes are conditioned on it, so
+// that records of one post handled in any order (a rename's insert and remove are two items, so
+// two shards) never delete what a newer text wrote; and `written_at`, when it was written. Drafts are indexed as published posts are:
+// publishing writes no posting, and a list of published posts tells a draft when it reads it.
 
-/**
- * Words are indexed by their first 64 characters (a sort key holds at most 1,024 bytes, and a text
- * without spaces is one word); a longer query word is looked up by the same 64 and then checked on
- * the post's text.
- */
-export const INDEXED_WORD_LENGTH = 64;
-
-/** The indexed form of a word (or of a query word: the prefix looked up). */
-export function indexedWord(word: string): string {
-  const characters = Array.from(word);
-  return characters.length <= INDEXED_WORD_LENGTH ? word : characters.slice(0, INDEXED_WORD_LENGTH).join('');
-}
-
-/**
- * The fields a posting copies that never change for a post: a list keeps or drops a match by them
- * before reading it. Not the tags nor the featured flag (a search tells a tag's list and the
- * featured posts by their entries, lib/lists/ranking.ts), nor `publish` (the draft mark tells it).
- */
-const LISTED = ['author', 'author_id', 'created'] as const;
-
-/** What the index knows of a post: from its text item (a stream image), the list fields, the searched text and the version. */
-const INDEXED = ['id', ...LISTED, 'slug', 'publish', 'text_version', 'title', 'description', 'keywords', 'meta_description'] as const;
+/** What the index knows of a post: from its text item (a stream image), the fields a posting copies, the searched text and the version. */
+const INDEXED = ['id', 'author', 'author_id', 'created', 'slug', 'text_version', 'title', 'description', 'keywords', 'meta_description'] as const;
 export type IndexedPost = Pick<PostText, (typeof INDEXED)[number]>;
 
 /**
- * A posting as a list reads it: `slug` is where the post's items were when the posting was
+ * A posting as a search reads it: `slug` is where the post's items were when the posting was
  * written (read there first, and found through the post's `mine` entry when it moved since);
- * `publish` is false when the post has a draft mark (findPostings reads the marks beside the words).
+ * `key` its place in the term's partition (the post's key by creation); `words` the post's words
+ * that go on past the term (terms.ts).
  */
-export type Posting = Pick<IndexedPost, (typeof LISTED)[number] | 'slug' | 'publish' | 'text_version'> & { post_id: string };
-
-/**
- * The draft mark: an indexed term of every draft, which no word can be (words are letters and
- * digits), in a partition of its own (`WORD##`). Its postings are the site's drafts, read with a
- * search's words to keep drafts out of the lists that show published posts only.
- */
-export const DRAFT_MARK = '#draft';
+export interface Posting {
+  post_id: string;
+  slug: string;
+  author: string;
+  author_id: number;
+  key: string;
+  text_version: number;
+  words: string[];
+}
 
 /** The post a text item image holds, or undefined for an image that is not one. */
 export function indexedPost(image: Item | undefined): IndexedPost | undefined {
@@ -60,39 +44,37 @@ export function indexedPost(image: Item | undefined): IndexedPost | undefined {
   return Object.fromEntries(INDEXED.map((field) => [field, text[field]])) as IndexedPost;
 }
 
-/** The indexed words of a post: its distinct words, each cut to INDEXED_WORD_LENGTH. */
-export function indexedWords(post: SearchableText): Set<string> {
-  return new Set([...postWords(post)].map(indexedWord));
+/** The terms a post has a posting for, each with its `words`, as one comparable string (as a posting stores them). */
+export function indexedTerms(post: IndexedPost): Map<string, string> {
+  return new Map([...postTerms(post)].map(([term, words]) => [term, words.join(' ')]));
 }
 
-/**
- * Everything a post has a posting for: the draft mark while it is a draft (first, so that a new
- * draft's mark goes out before its words), and its indexed words.
- */
-export function indexedTerms(post: IndexedPost): Set<string> {
-  return new Set([...(post.publish ? [] : [DRAFT_MARK]), ...indexedWords(post)]);
-}
+/** The key of `post`'s posting of `term`. */
+export const postingKey = (post: Pick<IndexedPost, 'id' | 'created'>, term: string): Key => keys.posting(term, post.created, post.id);
 
-function postingItem(post: IndexedPost, word: string): Item {
+function postingItem(post: IndexedPost, term: string, words: string): Item {
   return {
-    ...keys.posting(word, post.id),
-    post_id: post.id,
+    ...postingKey(post, term),
     slug: post.slug,
-    ...Object.fromEntries(LISTED.map((name) => [name, post[name]])),
+    author: post.author,
+    author_id: post.author_id,
     text_version: post.text_version,
+    ...(words ? { words } : {}),
+    // When it was written (epoch ms): a rebuild of the index deletes what was not written since it began (reindex.ts).
+    written_at: nowMs(),
   };
 }
 
-/** A posting read back from the index; `drafts`: the ids of the posts with a draft mark. */
-export function postingFromItem(item: Item, drafts: ReadonlySet<string>): Posting {
+/** A posting read back from the index (the post's id ends its key: the id holds no `#`). */
+export function postingFromItem(item: Item): Posting {
   return {
-    post_id: String(item.post_id),
+    post_id: String(item.SK).slice(String(item.SK).lastIndexOf('#') + 1),
     slug: String(item.slug),
     author: String(item.author),
     author_id: Number(item.author_id),
-    created: String(item.created),
-    publish: !drafts.has(String(item.post_id)),
+    key: String(item.SK),
     text_version: Number(item.text_version ?? 0),
+    words: typeof item.words === 'string' && item.words !== '' ? item.words.split(' ') : [],
   };
 }
 
@@ -100,7 +82,7 @@ export function postingFromItem(item: Item, drafts: ReadonlySet<string>): Postin
 export interface PostingChange {
   puts: Item[];
   /** The text the puts come from and their terms (undefined without puts). */
-  written?: { post: IndexedPost; words: string[] };
+  written?: { post: IndexedPost; terms: string[] };
   /**
    * A text removed with no text after it under its key: a deletion, or the old slug of a rename
    * (whose new text, under the new slug, writes nothing itself: this removal brings the postings
@@ -117,12 +99,15 @@ export interface PostingChange {
  */
 const isMoved = (before: IndexedPost | undefined, after: IndexedPost) => before === undefined && after.text_version > 1;
 
+/** The terms of `now` that `had` lacks or has with other words. */
+const changedTerms = (had: ReadonlyMap<string, string>, now: ReadonlyMap<string, string>) => [...now.keys()].filter((term) => had.get(term) !== now.get(term));
+
 /**
  * What a change of a text item does to the index. A new text writes the postings of the terms it
- * added and deletes those of the terms it dropped (all of them for a create; none for the new slug
- * of a rename, whose old slug's removal does it); a removed text (a deletion, or the old slug of a
- * rename) deletes its postings that are not newer than it. The slug a posting names is not
- * rewritten when only the slug changed, nor are postings for a publish (the draft mark comes or goes).
+ * added or whose words it changed, and deletes those of the terms it dropped (all of them for a
+ * create; none for the new slug of a rename, whose old slug's removal does it); a removed text (a
+ * deletion, or the old slug of a rename) deletes its postings that are not newer than it. The slug
+ * a posting names is not rewritten when only the slug changed, nor is anything for a publish.
  */
 export function postingChange(before: IndexedPost | undefined, after: IndexedPost | undefined): PostingChange {
   if (before && after && before.id !== after.id) {
@@ -130,17 +115,27 @@ export function postingChange(before: IndexedPost | undefined, after: IndexedPos
     const removal = postingChange(before, undefined);
     return { ...postingChange(undefined, after), deletes: removal.deletes };
   }
-  const old = before ? indexedTerms(before) : new Set<string>();
+  const old = before ? indexedTerms(before) : new Map<string, string>();
   if (!after)
-    return { puts: [], deletes: [...old].map((word) => ({ key: keys.posting(word, before!.id), below: before!.text_version + 1 })), removed: before! };
+    return { puts: [], deletes: [...old.keys()].map((term) => ({ key: postingKey(before!, term), below: before!.text_version + 1 })), removed: before! };
   if (isMoved(before, after)) return { puts: [], deletes: [] };
+  return termsChange(old, after, before ? after.text_version : undefined);
+}
+
+/** The puts of `after`'s terms that `old` lacks or has otherwise, and the deletes below version `below` (none when undefined) of those `after` lacks. */
+function termsChange(old: ReadonlyMap<string, string>, after: IndexedPost, below: number | undefined): PostingChange {
   const now = indexedTerms(after);
-  const words = [...now].filter((word) => !old.has(word));
+  const terms = changedTerms(old, now);
   return {
-    puts: words.map((word) => postingItem(after, word)),
-    ...(words.length > 0 ? { written: { post: after, words } } : {}),
-    deletes: before ? [...old].filter((word) => !now.has(word)).map((word) => ({ key: keys.posting(word, before.id), below: after.text_version })) : [],
+    puts: terms.map((term) => postingItem(after, term, now.get(term)!)),
+    ...(terms.length > 0 ? { written: { post: after, terms } } : {}),
+    deletes: below === undefined ? [] : [...old.keys()].filter((term) => !now.has(term)).map((term) => ({ key: postingKey(after, term), below })),
   };
+}
+
+/** Every posting of a post's text, as a rebuild of the index writes them (reindex.ts): all its terms, checked like a create's. */
+export function fullPostings(post: IndexedPost): PostingChange {
+  return termsChange(new Map(), post, undefined);
 }
 
 /** Conditional single-item writes in flight at once per change. */
@@ -198,34 +193,34 @@ async function currentText(id: string): Promise<IndexedPost | 'gone' | undefined
   return text?.id === id ? text : undefined;
 }
 
-/** Puts of postings sent unconditioned: the text they come from and their words. */
+/** Puts of postings sent unconditioned: the text they come from and their terms. */
 type Written = NonNullable<PostingChange['written']>;
 
 /**
  * Puts that went out unconditioned may have overwritten the postings of a newer text (whose
- * record was handled first: a rename's two items can sit in two shards) or put back words it
- * dropped. This brings those words to the post's current text: the ones it has are put again from
+ * record was handled first: a rename's two items can sit in two shards) or put back terms it
+ * dropped. This brings those terms to the post's current text: the ones it has are put again from
  * it (unconditioned as well, so checked in turn: the puts of the current text, or undefined when
  * the post is gone), the others deleted, conditioned on the version as usual.
  */
-async function repairPuts({ post, words }: Written): Promise<Written | undefined> {
+async function repairPuts({ post, terms }: Written): Promise<Written | undefined> {
   const found = await currentText(post.id);
   if (found === undefined) throw new Error(`The text of post ${post.id} moved while it was read: the record is retried`);
   const current = found === 'gone' ? undefined : found;
-  const now = current ? indexedTerms(current) : new Set<string>();
-  const kept = words.filter((word) => now.has(word));
+  const now = current ? indexedTerms(current) : new Map<string, string>();
+  const kept = terms.filter((term) => now.has(term));
   await Promise.all([
     batchPut(
-      kept.map((word) => postingItem(current!, word)),
+      kept.map((term) => postingItem(current!, term, now.get(term)!)),
       searchTableName(),
     ),
     conditionalWrites(
-      words
-        .filter((word) => !now.has(word))
-        .map((word) => conditionalDelete({ key: keys.posting(word, post.id), below: current ? current.text_version : post.text_version + 1 })),
+      terms
+        .filter((term) => !now.has(term))
+        .map((term) => conditionalDelete({ key: postingKey(post, term), below: current ? current.text_version : post.text_version + 1 })),
     ),
   ]);
-  return current && kept.length > 0 ? { post: current, words: kept } : undefined;
+  return current && kept.length > 0 ? { post: current, terms: kept } : undefined;
 }
 
 /**
@@ -233,8 +228,8 @@ async function repairPuts({ post, words }: Written): Promise<Written | undefined
  * exactly as long as the post): a post deleted for good has every posting deleted in batches,
  * unconditioned (its id is never used again, and a late put of it is repaired as any other); a
  * post renamed away from this slug is brought from the removed text to its current one, the
- * terms it gained put and the ones it lost deleted, conditioned as usual. A rename then costs the
- * words it changed, whatever the post's length.
+ * terms it gained or changed put and the ones it lost deleted, conditioned as usual. A rename
+ * then costs the terms it changed, whatever the post's length.
  */
 async function removal(
   removed: IndexedPost,
@@ -244,12 +239,11 @@ async function removal(
   if (current === 'gone') return { puts: [], conditional: [], unconditioned: deletes.map(({ key }) => key) };
   if (current === undefined) throw new Error(`The text of post ${removed.id} moved while it was read: the record is retried`);
   const now = indexedTerms(current);
-  const kept = new Set([...now].map((word) => keyString(keys.posting(word, removed.id))));
-  const had = indexedTerms(removed);
-  const gained = [...now].filter((word) => !had.has(word));
+  const kept = new Set([...now.keys()].map((term) => keyString(postingKey(removed, term))));
+  const gained = changedTerms(indexedTerms(removed), now);
   return {
-    puts: gained.map((word) => postingItem(current, word)),
-    ...(gained.length > 0 ? { written: { post: current, words: gained } } : {}),
+    puts: gained.map((term) => postingItem(current, term, now.get(term)!)),
+    ...(gained.length > 0 ? { written: { post: current, terms: gained } } : {}),
     conditional: deletes.filter(({ key }) => !kept.has(keyString(key))),
     unconditioned: [],
   };
@@ -257,7 +251,7 @@ async function removal(
 
 /**
  * Applies a change. The puts go out in batches (BatchWriteItem, 25 postings a call: a new post of
- * 1.5 KB has some 220 words), unconditioned, and are then checked against the post's current text
+ * 1.5 KB has a hundred terms or more), unconditioned, and are then checked against the post's current text
  * version (one consistent read of its stats item); only when a newer text came first are they
  * redone from it (repairPuts). Deletes are single writes conditioned on the version, so a
  * removed text never deletes what a newer one wrote. Idempotent: applied again, it leaves the

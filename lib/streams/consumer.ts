@@ -25,10 +25,6 @@ export interface Reaction<Subject> {
   select(change: TableChange): Subject | undefined;
   /** Does it. Must be idempotent; an error fails the record, which Lambda then retries. */
   apply(subject: Subject): Promise<void>;
-  /** Shown a batch's changes before they are handled (how far behind the reaction runs, say). */
-  beforeBatch?(changes: readonly TableChange[]): Promise<void>;
-  /** Shown a batch's changes after they were handled. */
-  afterBatch?(changes: readonly TableChange[]): Promise<void>;
 }
 
 /** Any reaction, whatever its subject: what the dispatcher holds. */
@@ -55,8 +51,7 @@ const itemOf = (record: DynamoDBRecord) => JSON.stringify(record.dynamodb?.Keys 
  * is indexed in parallel). An item's first failed record stops that item; the earliest failed
  * record of the batch is the one batch item failure (Lambda's checkpoint for a stream: it resumes
  * from there, and records after it that were handled are handled again, which every reaction
- * allows). Each record is read once; the reactions' batch hooks are shown the changes read,
- * before and after.
+ * allows). Each record is read once.
  */
 export async function processRecords(records: readonly DynamoDBRecord[], reactions: readonly AnyReaction[]): Promise<BatchOutcome> {
   const applied: Record<string, number> = {};
@@ -74,7 +69,6 @@ export async function processRecords(records: readonly DynamoDBRecord[], reactio
       return error instanceof Error ? error : new Error(String(error));
     }
   });
-  const readable = changes.filter((change): change is TableChange => !(change instanceof Error));
 
   const handle = async (index: number): Promise<boolean> => {
     const record = records[index]!;
@@ -112,26 +106,11 @@ export async function processRecords(records: readonly DynamoDBRecord[], reactio
       for (const index of indexes) if (!(await handle(index))) break;
     }
   };
-  await aroundBatch(reactions, (reaction) => reaction.beforeBatch?.(readable));
   await Promise.all(Array.from({ length: Math.min(ITEMS_IN_FLIGHT, queue.length) }, worker));
-  await aroundBatch(reactions, (reaction) => reaction.afterBatch?.(readable));
 
   if (firstFailure === undefined) return { response: { batchItemFailures: [] }, processed: records.length, reactions: applied };
   const sequenceNumber = records[firstFailure]!.dynamodb?.SequenceNumber ?? '';
   return { response: { batchItemFailures: [{ itemIdentifier: sequenceNumber }] }, processed: firstFailure, reactions: applied };
-}
-
-/** Runs a hook of every reaction around a batch: what they tell is advisory, so a failure is logged, not the batch's. */
-async function aroundBatch(reactions: readonly AnyReaction[], hook: (reaction: AnyReaction) => Promise<void> | undefined): Promise<void> {
-  await Promise.all(
-    reactions.map(async (reaction) => {
-      try {
-        await hook(reaction);
-      } catch (error) {
-        log.warn('stream batch hook failed', { reaction: reaction.name, ...describeError(error) });
-      }
-    }),
-  );
 }
 
 /** What one stream batch cost in DynamoDB, as its `stream batch` log line states it. */

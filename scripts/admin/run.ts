@@ -5,15 +5,17 @@ import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { reactivateUser } from '#lib/auth/reactivate.ts';
 import { setModerator } from '#lib/auth/moderators.ts';
 import { setPassword } from '#lib/auth/set-password.ts';
-import { awsRegion, dynamodbEndpoint, signupClosedByDeployment, tableName } from '#lib/config.ts';
+import { awsRegion, dynamodbEndpoint, reindexWritesPerSecond, searchTableName, signupClosedByDeployment, tableName } from '#lib/config.ts';
 import { localSettings, useAwsEndpoint, useDefaults } from '../local/settings.ts';
 import { NotFound } from '#lib/errors.ts';
 import { DraftNotFeatured, setFeatured } from '#lib/posts/feature.ts';
 import { restorePost } from '#lib/posts/restore.ts';
+import { DEFAULT_REINDEX_WRITES_PER_SECOND, reindex } from '#lib/search/reindex.ts';
 import { setSignupClosed } from '#lib/users/signup-setting.ts';
+import { progressReporter } from './progress.ts';
 import { promptHidden } from './prompt.ts';
 
-// The administrator commands: account and moderation tasks that have no API endpoint.
+// The administrator commands: account, moderation and upkeep tasks that have no API endpoint.
 
 export const USAGE = `Usage: npm run admin -- [--aws] <command> [options]
 
@@ -38,6 +40,11 @@ Commands:
                               logins, within seconds for the tokens the user holds
   restore-post --slug S       lift a moderator's removal of a post (a report resolved with
                               remove); it stays a draft until its author publishes it
+  reindex [--writes-per-second N] [--restart]
+                              rebuild the search index from the table, beside the running
+                              API: resumes an unfinished rebuild unless --restart; writes at
+                              most N postings a second (default REINDEX_WRITES_PER_SECOND or
+                              500); shows its progress on standard error
 
 Options:
   --password-stdin  read the password from standard input (one line), e.g. from a password
@@ -108,6 +115,8 @@ export async function run(argv: string[]): Promise<string> {
       'no-password': { type: 'boolean' },
       slug: { type: 'string' },
       off: { type: 'boolean' },
+      'writes-per-second': { type: 'string' },
+      restart: { type: 'boolean' },
     },
   });
   refuseRepeats(tokens);
@@ -181,6 +190,18 @@ export async function run(argv: string[]): Promise<string> {
       } catch (error) {
         if (error instanceof NotFound) throw new AccountError(`There is no post "${slug}".`);
         throw error;
+      }
+    }
+    case 'reindex': {
+      const given = values['writes-per-second'];
+      if (given !== undefined && !/^[1-9]\d{0,6}$/.test(given)) throw new UsageError('--writes-per-second must be a whole number from 1 to 9999999.');
+      const writesPerSecond = given === undefined ? reindexWritesPerSecond(DEFAULT_REINDEX_WRITES_PER_SECOND) : Number(given);
+      const reporter = progressReporter();
+      try {
+        const done = await reindex({ writesPerSecond, restart: values.restart === true, onProgress: reporter.report });
+        return `Rebuilt the search index of table ${tableName()} (in ${searchTableName()}): ${done.posts.toLocaleString('en')} posts, ${done.postingsWritten.toLocaleString('en')} postings written, ${done.postingsDeleted.toLocaleString('en')} stale ones deleted.`;
+      } finally {
+        reporter.end();
       }
     }
     default:

@@ -5,7 +5,7 @@ import { awsRegion, tableName } from '#lib/config.ts';
 import { useDefaults } from '../local/settings.ts';
 import { dynamodb } from '#lib/db/client.ts';
 import { currentDynamoUsage } from '#lib/db/usage.ts';
-import { indexedWords } from '#lib/search/postings.ts';
+import { postTerms } from '#lib/search/terms.ts';
 import { onStreamBatch } from '#lib/streams/consumer.ts';
 import { wordsOf } from '#lib/search/words.ts';
 import { fetchInit, type ClientRequest } from '../local/client-request.ts';
@@ -45,8 +45,10 @@ export interface OperationCost {
 export interface PostCost {
   /** The description's length in characters. */
   characters: number;
-  /** The post's indexed words (title and description): one posting each. */
+  /** The post's distinct words (title and description). */
   distinctWords: number;
+  /** Its terms in the search index (lib/search/terms.ts): one posting each. */
+  terms: number;
   operations: OperationCost[];
 }
 
@@ -202,7 +204,12 @@ async function measurePost(bench: Bench, characters: number, seed: number): Prom
   await run('publish of the draft', { path: `/posts/detail/${draft.slug}`, method: 'PUT', token: owner.token, json: { publish: true } });
 
   await run('delete', { path: `/posts/detail/${slug}`, method: 'DELETE', token: owner.token }, 204);
-  return { characters, distinctWords: indexedWords({ title, description, keywords: null, meta_description: null }).size, operations };
+  return {
+    characters,
+    distinctWords: new Set(wordsOf(`${title} ${description}`)).size,
+    terms: postTerms({ title, description, keywords: null, meta_description: null }).size,
+    operations,
+  };
 }
 
 export async function measureIndexWrites(stack: BenchStack, sizes: readonly number[]): Promise<PostCost[]> {
@@ -227,9 +234,9 @@ export function costTable(results: readonly PostCost[]): string {
     '| Post | Operation | Consumer WCU billed | of which failed conditions | Consumer calls | Consumer RCU | Request WCU | Request calls | Request RCU |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const { characters, distinctWords, operations } of results) {
+  for (const { characters, distinctWords, terms, operations } of results) {
     for (const { operation, consumer, request } of operations) {
-      const post = `${characters.toLocaleString('en')} chars, ${distinctWords.toLocaleString('en')} words`;
+      const post = `${characters.toLocaleString('en')} chars, ${distinctWords.toLocaleString('en')} words, ${terms.toLocaleString('en')} terms`;
       const own = request ? [units(request.writeUnits), String(request.calls), units(request.readUnits)] : ['', '', ''];
       lines.push(
         `| ${post} | ${operation} | ${units(consumer.writeUnits + consumer.failedConditions)} | ${consumer.failedConditions} | ${consumer.calls} | ${units(consumer.readUnits)} | ${own.join(' | ')} |`,

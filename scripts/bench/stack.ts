@@ -24,7 +24,7 @@ export interface BenchStack {
   /** Points the process, and a new gateway, at a new, empty table (lists then hold only what the caller adds). */
   freshTable(): Promise<string>;
   /** An account, logged in over HTTP. */
-  login(username?: string): Promise<{ username: string; token: string }>;
+  login(username?: string): Promise<{ username: string; id: number; token: string }>;
   stop(): Promise<void>;
 }
 
@@ -56,14 +56,14 @@ export async function startBenchStack(): Promise<BenchStack> {
     freshTable,
     async login(username = `bench${randomUUID().slice(0, 8)}`) {
       const password = 'benchmark password';
-      await createUser(username, password);
+      const { id } = await createUser(username, password);
       const response = await fetch(`${server!.url}/login`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ username, password }),
       });
       const { token } = (await response.json()) as { token: string };
-      return { username, token };
+      return { username, id, token };
     },
     stop: stopCurrent,
   };

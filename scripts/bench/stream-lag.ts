@@ -4,7 +4,8 @@ import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand } from '@aws
 import { awsRegion, positiveSetting, searchTableName, tableName } from '#lib/config.ts';
 import { useDefaults } from '../local/settings.ts';
 import { db } from '#lib/db/client.ts';
-import { keys, postingPartition, postLists } from '#lib/db/keys.ts';
+import { keys, postLists, termPartition } from '#lib/db/keys.ts';
+import { queryTerm } from '#lib/search/terms.ts';
 import { newPost, postTextItem } from '#lib/posts/post.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import type { RunningServer } from '../local/server.ts';
@@ -59,8 +60,8 @@ async function indexed(marker: string): Promise<boolean> {
   const answer = await db().send(
     new QueryCommand({
       TableName: searchTableName(),
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :word)',
-      ExpressionAttributeValues: { ':pk': postingPartition(marker), ':word': `${marker}#` },
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': termPartition(queryTerm(marker).term) },
       Select: 'COUNT',
       ConsistentRead: true,
     }),

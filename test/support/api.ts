@@ -1,12 +1,16 @@
 import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { awsRegion, searchTableOf } from '#lib/config.ts';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { dynamodb, resetDb } from '#lib/db/client.ts';
+import { moveClock, nowMs, resetClock } from '#lib/time.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
-import { startServer, type RunningServer, type ServerOptions } from '../../scripts/local/server.ts';
+import { startServer, type FunctionAnswered, type RunningServer, type ServerOptions } from '../../scripts/local/server.ts';
 import { startStreamPollers, type StreamPollers } from '../../scripts/local/stream-poller.ts';
 import { responseValidator } from './openapi.ts';
 
@@ -25,10 +29,53 @@ export interface TestApi {
   /** The stream poller feeding the table's stream consumer (none with `streams: false`). */
   streams?: StreamPollers;
   client(token?: string): ApiClient;
+  /** The clock the handlers read (lib/time.ts), moved instead of sleeping; reset when the API closes. */
+  clock: TestClock;
   /** Creates an account (as the admin CLI does) and logs it in over HTTP. */
   user(prefix?: string, password?: string): Promise<TestUser>;
   close(): Promise<void>;
 }
+
+/**
+ * Moves the clock of this process (lib/time.ts), which the handlers from source read: a token's
+ * expiry or the next whole second is reached at once. The bundles run in processes of their own
+ * on the system's clock, which no test moves: there `advance` throws (skip such a test with BUNDLES).
+ */
+export interface TestClock {
+  /** Moves the clock `ms` milliseconds forward. */
+  advance(ms: number): void;
+  /** Moves the clock forward to just past the next whole second (what a date in whole seconds tells apart). */
+  nextSecond(): void;
+  /**
+   * Runs `make` in this process with the clock `ms` milliseconds back, then puts it back: an item
+   * made as it would have been `ms` ago (a token issued then), for the sources and the bundles alike.
+   */
+  ago<T>(ms: number, make: () => T): T;
+  /** The system's clock again. */
+  reset(): void;
+}
+
+/** The clock of the sources' run (TestApi.clock): refused with the bundles, whose clocks are their own. */
+export const testClock: TestClock = {
+  advance(ms) {
+    if (BUNDLES) throw new Error('The bundles run on their own clocks, which a test does not move: skip this test with BUNDLES.');
+    if (!(ms > 0)) throw new Error(`clock.advance(${ms}): a test moves the clock forward`);
+    moveClock(ms);
+  },
+  nextSecond() {
+    testClock.advance(1000 - (nowMs() % 1000) + 20);
+  },
+  ago(ms, make) {
+    if (!(ms > 0)) throw new Error(`clock.ago(${ms}): a time in the past`);
+    moveClock(-ms);
+    try {
+      return make();
+    } finally {
+      moveClock(ms);
+    }
+  },
+  reset: () => resetClock(),
+};
 
 export interface TestUser {
   username: string;
@@ -153,6 +200,27 @@ export function unique(prefix = 'user'): string {
   return `${prefix}${randomUUID().replace(/-/g, '').slice(0, 10)}`;
 }
 
+/**
+ * Where the bundles' run records which routes its bundles answered, with which statuses (one file
+ * per test process; test/bundles/coverage.test.ts reads them all once every other suite is done).
+ */
+export const BUNDLE_COVERAGE_DIR = fileURLToPath(new URL('../../test-results/bundle-coverage/', import.meta.url));
+
+/** This process's answers from bundles: `<route key> <status>` → how many. */
+const bundleAnswers = new Map<string, number>();
+const coverageFile = join(BUNDLE_COVERAGE_DIR, `${process.pid}-${randomUUID().slice(0, 8)}.json`);
+
+function recordBundleAnswer({ routeKey, status }: FunctionAnswered): void {
+  const key = `${routeKey} ${status}`;
+  bundleAnswers.set(key, (bundleAnswers.get(key) ?? 0) + 1);
+}
+
+function writeBundleCoverage(): void {
+  if (bundleAnswers.size === 0) return;
+  mkdirSync(BUNDLE_COVERAGE_DIR, { recursive: true });
+  writeFileSync(coverageFile, JSON.stringify({ file: expect.getState().testPath, answers: Object.fromEntries(bundleAnswers) }));
+}
+
 /** Whether this run serves the bundles from cdk.out (npm run test:bundles). */
 export const BUNDLES = process.env.API_TARGET === 'bundles';
 
@@ -160,6 +228,29 @@ export const BUNDLES = process.env.API_TARGET === 'bundles';
 export function targetOptions(): Pick<ServerOptions, 'target' | 'cdkOut' | 'node'> {
   if (!BUNDLES) return { target: 'source' };
   return { target: 'bundles', cdkOut: process.env.CDK_OUT ?? 'cdk.out', ...(process.env.LAMBDA_NODE ? { node: process.env.LAMBDA_NODE } : {}) };
+}
+
+/**
+ * How many accounts a test process makes at once (TestApi.user): each costs two bcrypt runs at the
+ * service's cost, the hash here and the login's check in the handler, in this one process (the
+ * sources run in it). Fifteen at once (a suite's users, made together) kept the event loop busy for
+ * seconds, long enough for a DynamoDB answer already received to be read after its 2 s request
+ * timeout had fired. Deployed, each login runs in an instance of its own; the accounts a suite
+ * needs are its setup, not what it tests.
+ */
+const ACCOUNTS_AT_ONCE = 2;
+let accountsInFlight = 0;
+const waitingForAccount: (() => void)[] = [];
+
+async function accountMaking<T>(make: () => Promise<T>): Promise<T> {
+  if (accountsInFlight >= ACCOUNTS_AT_ONCE) await new Promise<void>((go) => waitingForAccount.push(go));
+  accountsInFlight += 1;
+  try {
+    return await make();
+  } finally {
+    accountsInFlight -= 1;
+    waitingForAccount.shift()?.();
+  }
 }
 
 export interface ApiOptions extends Partial<ServerOptions> {
@@ -175,7 +266,7 @@ export async function startApi({ streams = true, ...options }: ApiOptions = {}):
   process.env.TABLE_NAME = table;
   resetDb();
   await ensureTable(table);
-  const server: RunningServer = await startServer({ port: 0, ...targetOptions(), ...options });
+  const server: RunningServer = await startServer({ port: 0, ...targetOptions(), ...(BUNDLES ? { onFunctionAnswer: recordBundleAnswer } : {}), ...options });
   let pollers: StreamPollers | undefined;
   try {
     if (streams) pollers = await startStreamPollers({ server, tableName: table, region: awsRegion() });
@@ -190,17 +281,21 @@ export async function startApi({ streams = true, ...options }: ApiOptions = {}):
     server,
     ...(pollers ? { streams: pollers } : {}),
     client,
-    async user(prefix = 'user', password = 'correct horse battery') {
-      const username = unique(prefix);
-      const { id } = await createUser(username, password);
-      const response = await client().post('/login', { json: { username, password } });
-      if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
-      const token = (response.body as { token: string }).token;
-      return { username, password, id, token, api: client(token) };
-    },
+    clock: testClock,
+    user: (prefix = 'user', password = 'correct horse battery') =>
+      accountMaking(async () => {
+        const username = unique(prefix);
+        const { id } = await createUser(username, password);
+        const response = await client().post('/login', { json: { username, password } });
+        if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
+        const token = (response.body as { token: string }).token;
+        return { username, password, id, token, api: client(token) };
+      }),
     close: async () => {
+      testClock.reset();
       await pollers?.stop();
       await server.close();
+      if (BUNDLES) writeBundleCoverage();
       // The run shares one DynamoDB Local: a finished suite's table (and its stream) would slow
       // every later suite's writes.
       for (const name of [table, searchTableOf(table)]) {

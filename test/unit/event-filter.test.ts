@@ -40,7 +40,7 @@ const STACK = TABLE_STREAM_CONSUMER.filters;
 describe('passesFilters without patterns', () => {
   it('passes every record, and anything else', () => {
     expect(passesFilters(itemRecord(keys.token('h')), [])).toBe(true);
-    expect(passesFilters(itemRecord(keys.posting('hello', POST_ID)), [])).toBe(true);
+    expect(passesFilters(itemRecord(keys.posting('hello', '2026-01-05T14:12:15.258987+00:00', POST_ID)), [])).toBe(true);
     expect(passesFilters({}, [])).toBe(true);
     expect(passesFilters(undefined, [])).toBe(true);
   });
@@ -75,8 +75,8 @@ describe("passesFilters with the stack's patterns", () => {
   });
 
   it.each([
-    ['a posting', keys.posting('hello', POST_ID)],
-    ['a posting of the word "post"', keys.posting('post', POST_ID)],
+    ['a posting', keys.posting('hello', '2026-01-05T14:12:15.258987+00:00', POST_ID)],
+    ['a posting of the word "post"', keys.posting('post', '2026-01-05T14:12:15.258987+00:00', POST_ID)],
     ['a token', keys.token('abc')],
     ['a user profile', keys.userProfile('alice')],
     ['user credentials', keys.userCredentials('alice')],

@@ -2,251 +2,191 @@ import { describe, expect, it } from 'vitest';
 import type { Item } from '#lib/db/batch.ts';
 import { listSortKeys } from '#lib/db/keys.ts';
 import { INDEXES } from '#lib/db/table.ts';
-import type { PageRequest } from '#lib/pager.ts';
-import { entrySortKeys } from '#lib/posts/entries.ts';
 import { POST_LISTS } from '#lib/lists/post-lists.ts';
-import type { PostRecord } from '#lib/posts/post.ts';
-import { freshCreatedKeys, freshInReach, pageWindow, planRanking, rankByEntries, rankByPosts, rankedPage, type RankingInput } from '#lib/lists/ranking.ts';
+import { creationKeyOf, creationPlan, entryPlan, reachOf, windowSays } from '#lib/lists/ranking.ts';
+import type { Window } from '#lib/search/find.ts';
 import type { Posting } from '#lib/search/postings.ts';
-import { postRecord } from './records.ts';
+import { queryTerm } from '#lib/search/terms.ts';
 
-// How a search ranks its matches (lib/posts/ranking.ts), on values: which of the four sources
-// orders the page, what it asks to read, and the page made of what was read. No database.
+// Which posts a page of a search reads (lib/lists/ranking.ts), on values: what the windows of the
+// query words tell, the candidates of a page in creation order and in an order of the entries. No
+// database.
 
-const CREATED = INDEXES.postsByCreated.sortKey;
 const VIEWS = INDEXES.postsByViews.sortKey;
-const PAGE_1: PageRequest = { page: 1, pageSize: 2 };
+const ACTIVE = INDEXES.postsByActive.sortKey;
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const created = (n: number) => `2026-01-${String(1 + (n % 28)).padStart(2, '0')}T00:00:00.${String(n).padStart(6, '0')}+00:00`;
+/** Post n's creation time: a higher n is newer. */
+const created = (n: number) => `2026-01-01T00:00:00.${String(n).padStart(6, '0')}+00:00`;
+const key = (n: number) => listSortKeys.postCreated(created(n), id(n));
 
 function posting(n: number, fields: Partial<Posting> = {}): Posting {
-  return { post_id: id(n), slug: `post-${n}`, author: 'alice', author_id: 7, created: created(n), publish: true, text_version: 1, ...fields };
+  return { post_id: id(n), slug: `post-${n}`, author: 'alice', author_id: 7, key: key(n), text_version: 1, words: [], ...fields };
 }
 
-/** A list entry of post `n` in the views order, with `views` visitors. */
-function viewsEntry(n: number, views: number, slug = `post-${n}`): Item {
-  return { post_id: id(n), slug, [VIEWS]: listSortKeys.postViews(views, created(n), id(n)) };
+/** The window of `word` holding posts `ns`, reaching down to post `reach` (undefined: whole). */
+function window(word: string, ns: number[], reach?: number): Window {
+  return { query: queryTerm(word), postings: new Map(ns.map((n) => [id(n), posting(n)])), ...(reach === undefined ? {} : { reach: key(reach) }) };
 }
 
-const input = (fields: Partial<RankingInput>): RankingInput => ({
-  list: POST_LISTS.all(),
-  sort: 'views',
-  sortAttribute: VIEWS,
-  request: PAGE_1,
-  postings: [],
-  freshEntries: [],
-  ...fields,
+/** Post n's entry in the views order with `views` visitors. */
+const viewsEntry = (n: number, views: number): Item => ({ post_id: id(n), slug: `post-${n}`, [VIEWS]: listSortKeys.postViews(views, created(n), id(n)) });
+
+/** Post n's entry by activity (a fresh entry), changed at `modified`. */
+const freshEntry = (n: number, slug = `post-${n}`): Item => ({
+  post_id: id(n),
+  slug,
+  [ACTIVE]: listSortKeys.postActive('2026-02-01T00:00:00.000000+00:00', created(n), id(n)),
 });
 
-const range = (count: number, from = 1) => Array.from({ length: count }, (_, i) => from + i);
+const ids = (candidates: readonly { id: string }[]) => candidates.map((candidate) => Number(candidate.id.slice(-12)));
 
-describe('planRanking', () => {
-  it('created order: the postings rank by their created key, without a read; the list and, for featured, its entries tell the posts', () => {
-    // The featured list's entries, whole: posts 1, 3 and 4 (3 is no longer published, as its postings say).
-    const featured = { items: [1, 3, 4].map((n) => ({ post_id: id(n), slug: `post-${n}` })), complete: true };
-    const plan = planRanking(
-      input({
-        sort: 'featured',
-        sortAttribute: CREATED,
-        postings: [posting(1), posting(2), posting(3, { publish: false }), posting(4)],
-        freshEntries: [
-          { post_id: id(4), slug: 'renamed-4' },
-          { post_id: id(9), slug: 'post-9' },
-        ],
-        leading: featured,
-      }),
-    );
-    expect(plan).toEqual({
-      by: 'created',
-      ranked: [
-        { id: id(1), slug: 'post-1', key: listSortKeys.postCreated(created(1), id(1)) },
-        // A fresh entry names the post's current slug (a rename the postings do not know yet).
-        { id: id(4), slug: 'renamed-4', key: listSortKeys.postCreated(created(4), id(4)) },
+describe('windowSays', () => {
+  it('knows a post in the window, and one as new as its reach that it lacks; not one older', () => {
+    const lambda = window('lambda', [9, 7], 5);
+    expect(windowSays(lambda, id(9), key(9))).toBe('yes');
+    expect(windowSays(lambda, id(8), key(8))).toBe('no');
+    expect(windowSays(lambda, id(5), key(5))).toBe('no');
+    expect(windowSays(lambda, id(4), key(4))).toBe('unknown');
+  });
+
+  it('knows every post when the window is whole', () => {
+    expect(windowSays(window('go', [3]), id(1), key(1))).toBe('no');
+  });
+});
+
+describe('reachOf', () => {
+  it('is the newest of the windows’ ends, or undefined when all are whole', () => {
+    expect(reachOf([window('a', [9], 4), window('b', [9], 6), window('c', [9])])).toBe(key(6));
+    expect(reachOf([window('a', [9]), window('b', [2])])).toBeUndefined();
+    expect(reachOf([])).toBeUndefined();
+  });
+});
+
+describe('creationKeyOf', () => {
+  it('reads the creation key inside a key of any order', () => {
+    expect(creationKeyOf(INDEXES.postsByCreated.sortKey, key(3))).toBe(key(3));
+    expect(creationKeyOf(VIEWS, listSortKeys.postViews(12, created(3), id(3)))).toBe(key(3));
+    expect(creationKeyOf(ACTIVE, listSortKeys.postActive('2026-02-01T00:00:00.000000+00:00', created(3), id(3)))).toBe(key(3));
+  });
+});
+
+describe('creationPlan', () => {
+  const list = POST_LISTS.all();
+  const wanted = 5;
+
+  it('takes the posts every window holds, newest first, down to the newest reach, where the next page starts', () => {
+    const plan = creationPlan({ list, wanted, fresh: [], windows: [window('lambda', [10, 9, 7, 4, 2], 3), window('go', [10, 7, 6, 4], 6)] });
+    expect(ids(plan.candidates)).toEqual([10, 7]);
+    expect(plan.stoppedAt).toEqual({ id: id(6), key: key(6) });
+    expect(plan.candidates[0]).toEqual({ id: id(10), slug: 'post-10', key: key(10), creation: key(10), fresh: false, indexed: true, checks: [] });
+  });
+
+  it('takes every match when the windows are whole, none below the page’s start, and nothing is left', () => {
+    const plan = creationPlan({ list, wanted, fresh: [], windows: [window('lambda', [9, 4, 2]), window('go', [9, 4, 2, 1])], below: key(9) });
+    expect(ids(plan.candidates)).toEqual([4, 2]);
+    expect(plan.stoppedAt).toBeUndefined();
+  });
+
+  it('goes on below the reach only while a whole window (a word of few posts) has posts there', () => {
+    const left = creationPlan({ list, wanted, fresh: [], windows: [window('dunlin', [9, 2]), window('go', [9, 8, 7], 7)] });
+    expect(ids(left.candidates)).toEqual([9]);
+    expect(left.stoppedAt).toEqual({ id: id(7), key: key(7) });
+    const none = creationPlan({ list, wanted, fresh: [], windows: [window('dunlin', [9]), window('go', [9, 8, 7], 7)] });
+    expect(ids(none.candidates)).toEqual([9]);
+    expect(none.stoppedAt).toBeUndefined();
+  });
+
+  it('takes the wanted newest, and the next page starts below the last of them', () => {
+    const plan = creationPlan({ list, wanted: 2, fresh: [], windows: [window('go', [9, 8, 7, 6])] });
+    expect(ids(plan.candidates)).toEqual([9, 8]);
+    expect(plan.stoppedAt).toEqual({ id: id(8), key: key(8) });
+  });
+
+  it('keeps what the list may hold by the postings: an author’s posts only', () => {
+    const windows = [
+      {
+        ...window('go', [3, 2]),
+        postings: new Map([
+          [id(3), posting(3, { author: 'bob' })],
+          [id(2), posting(2)],
+        ]),
+      },
+    ];
+    expect(ids(creationPlan({ list: POST_LISTS.authored('alice'), wanted, fresh: [], windows }).candidates)).toEqual([2]);
+    expect(ids(creationPlan({ list: POST_LISTS.all(), wanted, fresh: [], windows }).candidates)).toEqual([3, 2]);
+  });
+
+  it('reads the fresh posts in the span beside the others (their words to be checked when read), under their current slug', () => {
+    const plan = creationPlan({ list, wanted, windows: [window('lambda', [10, 7], 6)], fresh: [freshEntry(12), freshEntry(7, 'renamed-7'), freshEntry(3)] });
+    expect(ids(plan.candidates)).toEqual([12, 10, 7]);
+    expect(plan.candidates.map(({ fresh, indexed, slug }) => ({ fresh, indexed, slug }))).toEqual([
+      { fresh: true, indexed: false, slug: 'post-12' },
+      { fresh: false, indexed: true, slug: 'post-10' },
+      { fresh: true, indexed: true, slug: 'renamed-7' },
+    ]);
+  });
+
+  it('never lets fresh posts take the place of those the index holds, nor reads one past the last of those', () => {
+    const plan = creationPlan({ list, wanted: 2, windows: [window('go', [9, 7, 5])], fresh: [freshEntry(10), freshEntry(8), freshEntry(6), freshEntry(4)] });
+    expect(ids(plan.candidates)).toEqual([10, 9, 8, 7]);
+    expect(plan.stoppedAt).toEqual({ id: id(7), key: key(7) });
+  });
+
+  it('keeps only the members when the list’s entries were read whole (a tag’s list), by their slugs', () => {
+    const plan = creationPlan({
+      list: POST_LISTS.tagged('go'),
+      wanted,
+      windows: [window('lambda', [10, 9, 8])],
+      fresh: [freshEntry(11)],
+      members: [
+        { post_id: id(9), slug: 'now-9' },
+        { post_id: id(11), slug: 'post-11' },
       ],
-      // A fresh post the index does not hold is read and ranks by itself.
-      fresh: [{ id: id(9), slug: 'post-9' }],
     });
-  });
-
-  it("a tag's list: the postings carry no tags, so its entries tell its posts; not all of them read: the posts or entries decide", () => {
-    const list = POST_LISTS.tagged('go');
-    const postings = range(8).map((n) => posting(n));
-    // The tag's entries, whole: posts 2, 4 and 6, one of them renamed since its postings were written.
-    const tagged = {
-      items: [
-        { post_id: id(2), slug: 'post-2' },
-        { post_id: id(4), slug: 'renamed-4' },
-        { post_id: id(6), slug: 'post-6' },
-      ],
-      complete: true,
-    };
-    expect(planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings, leading: tagged }))).toEqual({
-      by: 'created',
-      ranked: [2, 4, 6].map((n) => ({ id: id(n), slug: n === 4 ? 'renamed-4' : `post-${n}`, key: listSortKeys.postCreated(created(n), id(n)) })),
-      fresh: [],
-    });
-    // A tag's list longer than the entries read: few matches are read as posts; the leading entries
-    // rank the page when their matches fill it and one more; else the matches' entries decide.
-    const partial = {
-      items: tagged.items.map((entry) => ({ ...entry, [CREATED]: listSortKeys.postCreated(created(Number(entry.post_id.slice(-12))), entry.post_id) })),
-      complete: false,
-    };
-    expect(planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings: postings.slice(0, 5), leading: partial })).by).toBe('posts');
-    expect(planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings, leading: partial })).by).toBe('leading');
-    expect(
-      planRanking(input({ list, sort: 'newest', sortAttribute: CREATED, postings, leading: { items: partial.items.slice(0, 1), complete: false } })).by,
-    ).toBe('entries');
-  });
-
-  it('at most two pages and one of matches (with the fresh posts): their posts are read and rank themselves', () => {
-    // pageSize 2: up to 6 candidates.
-    const plan = planRanking(input({ postings: range(5).map((n) => posting(n)), freshEntries: [{ post_id: id(9), slug: 'post-9' }] }));
-    expect(plan).toEqual({ by: 'posts', matches: range(5).map((n) => ({ id: id(n), slug: `post-${n}` })), fresh: [{ id: id(9), slug: 'post-9' }] });
-    expect(planRanking(input({ postings: range(7).map((n) => posting(n)) })).by).not.toBe('posts');
-  });
-
-  it('the leading entries rank the page when their matches fill it and one more', () => {
-    const postings = range(10).map((n) => posting(n));
-    // Entries of posts 1..10 and of 20, which is no match, in the views order.
-    const items = [viewsEntry(20, 900), ...range(10).map((n) => viewsEntry(n, 100 - n))];
-    const plan = planRanking(input({ postings, leading: { items, complete: false } }));
-    expect(plan.by).toBe('leading');
-    expect(plan.by === 'leading' && plan.ranked.map(({ id }) => id)).toEqual(range(10).map(id));
-    expect(plan.by === 'leading' && plan.ranked[0]).toEqual({ id: id(1), slug: 'post-1', key: String(viewsEntry(1, 99)[VIEWS]) });
-    expect(plan.fresh).toEqual([]);
-  });
-
-  it('the leading entries rank the page when they are the whole list, however few of the matches they hold', () => {
-    const postings = range(10).map((n) => posting(n));
-    const plan = planRanking(input({ postings, leading: { items: [viewsEntry(3, 5)], complete: true } }));
-    expect(plan.by).toBe('leading');
-    expect(plan.by === 'leading' && plan.ranked.map(({ id }) => id)).toEqual([id(3)]);
-  });
-
-  it("the matches' entries are read when the leading entries do not reach past the page", () => {
-    const postings = range(10).map((n) => posting(n));
-    // Page 3 of 2 skips 4 and needs 3 ranks (2 and one more): 6 matches among the leading are one short.
-    const leading = { items: range(6).map((n) => viewsEntry(n, 100 - n)), complete: false };
-    const plan = planRanking(input({ postings, leading, request: { page: 3, pageSize: 2 }, freshEntries: [{ post_id: id(9), slug: 'renamed-9' }] }));
-    expect(plan).toEqual({
-      by: 'entries',
-      matches: range(10).map((n) => ({ id: id(n), slug: n === 9 ? 'renamed-9' : `post-${n}` })),
-      fresh: [],
-    });
-    // With one more match among them, they suffice.
-    const more = { items: range(7).map((n) => viewsEntry(n, 100 - n)), complete: false };
-    expect(planRanking(input({ postings, leading: more, request: { page: 3, pageSize: 2 } })).by).toBe('leading');
-    // Without leading entries, the entries are read.
-    expect(planRanking(input({ postings })).by).toBe('entries');
+    expect(ids(plan.candidates)).toEqual([11, 9]);
+    expect(plan.candidates[1]!.slug).toBe('now-9');
   });
 });
 
-describe('rankByPosts and rankByEntries', () => {
-  const matches = [1, 2, 3].map((n) => ({ id: id(n), slug: `post-${n}` }));
+describe('entryPlan', () => {
+  const words = ['lambda', 'go'];
+  const base = { words, sortAttribute: VIEWS, fresh: [] as Item[], wanted: 3, checkBudget: 10 };
 
-  it('rank by the posts read, leaving out those gone or no longer in the list', () => {
-    const posts = new Map<string, PostRecord | undefined>([
-      [id(1), postRecord({ id: id(1), slug: 'post-1', total_visitors: 3 })],
-      [id(2), undefined],
-      [id(3), postRecord({ id: id(3), slug: 'now-3', total_visitors: 8 })],
+  it('walks the entries in their order: in where every window holds it, out where one that reaches it lacks it', () => {
+    const windows = [window('lambda', [9, 8, 5]), window('go', [9, 5, 4])];
+    const plan = entryPlan({ ...base, windows, entries: [viewsEntry(4, 50), viewsEntry(5, 40), viewsEntry(8, 30), viewsEntry(9, 20)] });
+    expect(ids(plan.candidates)).toEqual([5, 9]);
+    expect(plan.examined).toBe(4);
+    expect(plan.candidates[0]).toMatchObject({ key: listSortKeys.postViews(40, created(5), id(5)), creation: key(5), checks: [] });
+  });
+
+  it('checks the words whose windows stop short of an entry, within the budget, and stops before one past it', () => {
+    const windows = [window('lambda', [9, 8], 8), window('go', [9, 3])];
+    const entries = [viewsEntry(2, 90), viewsEntry(9, 80), viewsEntry(1, 70), viewsEntry(3, 60)];
+    const plan = entryPlan({ ...base, windows, entries, checkBudget: 1 });
+    // Post 2: go's whole window lacks it. Post 9: both hold it. Post 1: out by go. Post 3: lambda
+    // unknown (older than its reach): one check.
+    expect(plan.candidates.map(({ id: at, checks }) => [Number(at.slice(-12)), checks])).toEqual([
+      [9, []],
+      [3, ['lambda']],
     ]);
-    const keyOf = (post: PostRecord) => entrySortKeys(post)[VIEWS]!;
-    expect(rankByPosts(matches, posts, keyOf)).toEqual([
-      { id: id(1), slug: 'post-1', key: keyOf(posts.get(id(1))!) },
-      { id: id(3), slug: 'now-3', key: keyOf(posts.get(id(3))!) },
-    ]);
+    expect(plan.examined).toBe(4);
+    const tight = entryPlan({ ...base, windows, entries: [viewsEntry(3, 60), viewsEntry(4, 50)], checkBudget: 0 });
+    expect(tight).toEqual({ candidates: [], examined: 0 });
   });
 
-  it('rank by the entries read, leaving out the posts without one', () => {
-    const entries = new Map([[id(2), viewsEntry(2, 50, 'moved-2')]]);
-    expect(rankByEntries(matches, (post) => entries.get(post), VIEWS)).toEqual([{ id: id(2), slug: 'moved-2', key: String(viewsEntry(2, 50)[VIEWS]) }]);
-  });
-});
-
-describe('pageWindow and rankedPage', () => {
-  const post = (n: number, views: number) => postRecord({ id: id(n), slug: `post-${n}`, created: created(n), total_visitors: views });
-  const keyOf = (record: PostRecord) => entrySortKeys(record)[VIEWS]!;
-  const rank = (record: PostRecord) => ({ id: record.id, slug: record.slug, key: keyOf(record) });
-  const posts = [post(1, 90), post(2, 80), post(3, 70), post(4, 60), post(5, 50)];
-
-  it('page 1: the first page of the ranking, highest first, with a next page', () => {
-    const window = pageWindow([rank(posts[2]!), rank(posts[0]!), rank(posts[1]!), rank(posts[3]!)], 0, PAGE_1, undefined);
-    expect(window.from).toBe(0);
-    expect(window.window.map(({ id }) => id)).toEqual([id(1), id(2), id(3)]);
-    const read = new Map(posts.map((record) => [record.id, record]));
-    const page = rankedPage(window, [], read, keyOf, PAGE_1, undefined);
-    expect(page.posts.map(({ post }) => post.id)).toEqual([id(1), id(2)]);
-    expect(page.hasNext).toBe(true);
-  });
-
-  it('a fresh post ranks where its post puts it, and the window reaches back by the fresh posts', () => {
-    const request = { page: 2, pageSize: 2 };
-    const fresh = post(6, 85);
-    const window = pageWindow(posts.slice(0, 4).map(rank), 1, request, undefined);
-    // Page 2 skips 2; one fresh post may rank before them, so the window starts at rank 1.
-    expect(window.from).toBe(1);
-    expect(window.window.map(({ id }) => id)).toEqual([id(2), id(3), id(4)]);
-    const read = new Map([...posts, fresh].map((record) => [record.id, record]));
-    const page = rankedPage(window, [{ id: fresh.id, slug: fresh.slug }], read, keyOf, request, undefined);
-    // Order: 1 (90), fresh 6 (85), 2 (80), 3 (70), 4 (60): page 2 is 2 and 3.
-    expect(page.posts.map(({ post }) => post.id)).toEqual([id(2), id(3)]);
-    expect(page.hasNext).toBe(true);
-  });
-
-  it("after a cursor: only what ranks below the cursor's key, and no next page at the end", () => {
-    const request = { page: 2, pageSize: 2, cursor: 'sealed' };
-    const after = keyOf(posts[2]!);
-    const window = pageWindow(posts.map(rank), 0, request, after);
-    expect(window.ranked.map(({ id }) => id)).toEqual([id(4), id(5)]);
-    const read = new Map(posts.map((record) => [record.id, record]));
-    const page = rankedPage(window, [], read, keyOf, request, after);
-    expect(page.posts.map(({ post }) => post.id)).toEqual([id(4), id(5)]);
-    expect(page.hasNext).toBe(false);
-  });
-
-  it('a post gone since it was ranked leaves the page shorter, not wrong', () => {
-    const window = pageWindow(posts.slice(0, 2).map(rank), 0, PAGE_1, undefined);
-    const read = new Map<string, PostRecord | undefined>([
-      [id(1), undefined],
-      [id(2), posts[1]],
-    ]);
-    expect(rankedPage(window, [], read, keyOf, PAGE_1, undefined)).toEqual({ posts: [{ key: keyOf(posts[1]!), post: posts[1] }], hasNext: false });
-  });
-});
-
-describe('freshCreatedKeys and freshInReach (a search behind a backlog)', () => {
-  const ACTIVE = INDEXES.postsByActive.sortKey;
-  /** A fresh entry of post `n` as PostsByActive holds it, changed at `modified`. */
-  const freshEntry = (n: number, modified = '2026-11-27T12:00:00.000000+00:00'): Item => ({
-    post_id: id(n),
-    slug: `post-${n}`,
-    [ACTIVE]: listSortKeys.postActive(modified, created(n), id(n)),
-  });
-  const key = (n: number) => listSortKeys.postCreated(created(n), id(n));
-
-  it("reads a fresh post's creation key from its entry's ActiveSK, and skips an entry without one", () => {
-    expect(freshCreatedKeys([freshEntry(3), freshEntry(5), { post_id: id(9), slug: 'post-9' }])).toEqual(
-      new Map([
-        [id(3), key(3)],
-        [id(5), key(5)],
-      ]),
-    );
-  });
-
-  const fresh = [1, 2, 3, 4, 5].map((n) => ({ id: id(n), slug: `post-${n}` }));
-  const keys = freshCreatedKeys([1, 2, 3, 4, 5].map((n) => freshEntry(n)));
-
-  it('orders the fresh posts highest key first', () => {
-    expect(freshInReach(fresh, keys, undefined, undefined).map(({ slug }) => slug)).toEqual(['post-5', 'post-4', 'post-3', 'post-2', 'post-1']);
-  });
-
-  it("keeps those after the cursor's key and above the boundary only", () => {
-    expect(freshInReach(fresh, keys, key(1), key(5)).map(({ slug }) => slug)).toEqual(['post-4', 'post-3', 'post-2']);
-  });
-
-  it('puts a fresh post whose key is unknown first: it is always read', () => {
-    const unknown = { id: id(9), slug: 'post-9' };
-    expect(freshInReach([...fresh, unknown], keys, key(3), undefined).map(({ slug }) => slug)).toEqual(['post-9', 'post-5', 'post-4']);
+  it('stops at the candidates wanted, and takes a fresh entry whatever the windows say', () => {
+    const windows = [window('lambda', [9, 8, 7, 6])];
+    const plan = entryPlan({
+      ...base,
+      words: ['lambda'],
+      windows,
+      fresh: [freshEntry(2)],
+      entries: [viewsEntry(2, 99), viewsEntry(9, 80), viewsEntry(8, 70), viewsEntry(7, 60)],
+    });
+    expect(ids(plan.candidates)).toEqual([2, 9, 8]);
+    expect(plan.candidates[0]).toMatchObject({ fresh: true, indexed: false });
+    expect(plan.examined).toBe(3);
   });
 });

@@ -5,17 +5,9 @@ import type { Item } from '#lib/db/batch.ts';
 import { keys, parsePostText, postLists } from '#lib/db/keys.ts';
 import { postStatsItem, postTextItem, type PostRecord } from '#lib/posts/post.ts';
 import { textChange } from '#lib/search/indexing.ts';
-import {
-  DRAFT_MARK,
-  INDEXED_WORD_LENGTH,
-  indexedPost,
-  indexedTerms,
-  indexedWord,
-  postingChange,
-  postingFromItem,
-  type IndexedPost,
-} from '#lib/search/postings.ts';
-import { matchesQuery, postWords, queryWords, wordsOf } from '#lib/search/words.ts';
+import { fullPostings, indexedPost, indexedTerms, postingChange, postingFromItem, type IndexedPost } from '#lib/search/postings.ts';
+import { postTerms, postingMatches, queryTerm, TERM_LEVELS, WORDS_BYTES } from '#lib/search/terms.ts';
+import { matchesQuery, postWords, QUERY_LIMITS, queryWords, wordsOf } from '#lib/search/words.ts';
 import { tableChange, type TableChange } from '#lib/streams/records.ts';
 import { CREATED, POST_ID as ID, postRecord as post } from './records.ts';
 
@@ -29,13 +21,41 @@ function indexed(record: PostRecord): IndexedPost {
   return result;
 }
 
-/** The words of the default post (postRecord): title, description and keywords. */
+/**
+ * The terms of the default post (postRecord: title "Hello World", description "Some **Markdown**.",
+ * keywords "Go, Rust"), with the words each has past it: every word by its first 1, 2, 4 and 8
+ * letters as far as it reaches them.
+ */
+const DEFAULT_TERMS: Record<string, string> = {
+  h: '',
+  he: 'hel',
+  hell: 'hello',
+  w: '',
+  wo: 'wor',
+  worl: 'world',
+  s: '',
+  so: 'som',
+  some: '',
+  m: '',
+  ma: 'mar',
+  mark: 'markdow',
+  markdown: '',
+  g: '',
+  go: '',
+  r: '',
+  ru: 'rus',
+  rust: '',
+};
+const TERM_NAMES = Object.keys(DEFAULT_TERMS);
+
+/** The words of the default post. */
 const DEFAULT_WORDS = ['hello', 'world', 'some', 'markdown', 'go', 'rust'];
+
+/** The key of the default post's posting of `term`. */
+const postingKey = (term: string) => keys.posting(term, CREATED, ID);
 
 /** A new post's text (text version 1): what a create writes. */
 const created = (fields: Partial<PostRecord> = {}) => indexed(post({ text_version: 1, ...fields }));
-
-const sortKeys = (items: readonly { SK?: unknown }[]) => items.map((item) => String(item.SK)).sort();
 
 describe('wordsOf', () => {
   it('lower-cases and splits on anything but letters and digits', () => {
@@ -116,68 +136,95 @@ describe('queryWords', () => {
     expect(queryWords(' ,;!_ ')).toEqual([]);
     expect(queryWords(undefined)).toEqual([]);
   });
-});
 
-describe('matchesQuery', () => {
-  const words = postWords({ title: 'Lambda tips', description: 'Serverless apps on AWS.', keywords: null, meta_description: 'Crème brûlée' });
-
-  it('matches when every query word begins some word of the post', () => {
-    expect(matchesQuery(words, queryWords('lambda'))).toBe(true);
-    expect(matchesQuery(words, queryWords('lam serv'))).toBe(true);
-    expect(matchesQuery(words, queryWords('TIPS aws'))).toBe(true);
-    expect(matchesQuery(words, queryWords('creme brul'))).toBe(true);
-    expect(matchesQuery(words, queryWords('Crème'))).toBe(true);
+  it('counts a word by its first QUERY_LIMITS.wordLength characters (code points)', () => {
+    expect(QUERY_LIMITS.wordLength).toBe(64);
+    expect(queryWords('a'.repeat(70))).toEqual(['a'.repeat(64)]);
+    expect(queryWords('𠀀'.repeat(70))).toEqual(['𠀀'.repeat(64)]);
   });
 
-  it('does not match when one query word begins no word of the post', () => {
-    expect(matchesQuery(words, queryWords('lambda kotlin'))).toBe(false);
-    expect(matchesQuery(words, queryWords('lambdas'))).toBe(false);
+  it('keeps the QUERY_LIMITS.words longest words of more, in the order given', () => {
+    expect(QUERY_LIMITS.words).toBe(8);
+    const letters = 'a b c d e f g h i j k l m n o p q r s t u v w x y z';
+    expect(queryWords(letters)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']);
+    expect(queryWords('x1 go lambda rust serverless ab cd ef gh ij kl')).toEqual(['x1', 'go', 'lambda', 'rust', 'serverless', 'ab', 'cd', 'ef']);
+    // The longest: iii, then the four of two letters, then the first three of one letter.
+    expect(queryWords('a bb c dd e ff g hh iii j')).toEqual(['a', 'bb', 'c', 'dd', 'e', 'ff', 'hh', 'iii']);
   });
 
-  it('does not match a query word that starts inside a post word', () => {
-    expect(matchesQuery(words, queryWords('ambda'))).toBe(false);
-    expect(matchesQuery(words, queryWords('less'))).toBe(false);
-  });
-
-  it('does not match across two post words', () => {
-    expect(matchesQuery(words, queryWords('lambdatips'))).toBe(false);
-  });
-
-  it('matches every post for an empty query', () => {
-    expect(matchesQuery(words, [])).toBe(true);
-    expect(matchesQuery(new Set(), [])).toBe(true);
-  });
-
-  it('matches nothing for a post without words and a query with one', () => {
-    expect(matchesQuery(new Set(), ['a'])).toBe(false);
+  it('reads q up to QUERY_LIMITS.length characters', () => {
+    expect(QUERY_LIMITS.length).toBe(1_000);
+    expect(queryWords(`${'x'.repeat(999)} lambda`)).toEqual(['x'.repeat(64)]);
+    expect(queryWords(`${' '.repeat(993)}lambda`)).toEqual(['lambda']);
   });
 });
 
-describe('indexedWord', () => {
-  it('keeps a word of at most INDEXED_WORD_LENGTH characters whole', () => {
-    expect(INDEXED_WORD_LENGTH).toBe(64);
-    expect(indexedWord('lambda')).toBe('lambda');
-    const exact = 'a'.repeat(INDEXED_WORD_LENGTH);
-    expect(indexedWord(exact)).toBe(exact);
+describe('terms', () => {
+  it('index a word by its first 1, 2, 4, 8, 16, 32 and 64 characters, as far as it reaches', () => {
+    expect(TERM_LEVELS).toEqual([1, 2, 4, 8, 16, 32, 64]);
+    const terms = postTerms({ title: 'serverless', description: 'go', keywords: null, meta_description: null });
+    expect(Object.fromEntries(terms)).toEqual({ s: [], se: ['ser'], serv: ['serverl'], serverle: ['serverless'], g: [], go: [] });
   });
 
-  it('cuts a longer word to its first INDEXED_WORD_LENGTH characters', () => {
-    expect(indexedWord('a'.repeat(INDEXED_WORD_LENGTH) + 'bcd')).toBe('a'.repeat(INDEXED_WORD_LENGTH));
+  it("keep under a term the post's words past it, each cut before the next level, once, the shortest first", () => {
+    const terms = postTerms({ title: 'lamb lambda lambdas lamp', description: 'la lab', keywords: null, meta_description: null });
+    expect(terms.get('l')).toEqual([]);
+    expect(terms.get('la')).toEqual(['lab', 'lam']);
+    expect(terms.get('lamb')).toEqual(['lambda', 'lambdas']);
+    expect(terms.get('lamp')).toEqual([]);
+    expect(terms.has('lambda')).toBe(false);
   });
 
-  it('counts code points, not UTF-16 units (never splits a surrogate pair)', () => {
-    // '𝒳' is one code point, two UTF-16 units.
-    const exact = '𝒳'.repeat(INDEXED_WORD_LENGTH);
-    expect(exact.length).toBe(2 * INDEXED_WORD_LENGTH);
-    expect(indexedWord(exact)).toBe(exact);
+  it('keep at most WORDS_BYTES of words under a term, the shortest first', () => {
+    expect(WORDS_BYTES).toBe(128);
+    // 36 words of 3 characters and 24 of 3 two-byte ones (Greek) past `qa`: more than 128 bytes.
+    const thirds = [...'abcdefghijklmnopqrstuvwxyz0123456789', ...'αβγδεζηθικλμνξοπρστυφχψω'];
+    const words = postTerms({ title: thirds.map((c) => `qa${c}z`).join(' '), description: 'x', keywords: null, meta_description: null }).get('qa')!;
+    expect(Buffer.byteLength(words.join(' '))).toBeLessThanOrEqual(WORDS_BYTES);
+    expect(words).toHaveLength(32);
+    expect(words.slice(0, 3)).toEqual(['qa0', 'qa1', 'qa2']);
+  });
 
-    const cut = indexedWord('𝒳'.repeat(INDEXED_WORD_LENGTH + 6));
-    expect(cut).toBe(exact);
-    expect(Array.from(cut)).toHaveLength(INDEXED_WORD_LENGTH);
+  it('count code points and cut a word at 64', () => {
+    const terms = postTerms({ title: 'a'.repeat(70), description: 'x', keywords: null, meta_description: null });
+    expect([...terms.keys()].map((term) => term.length)).toEqual([1, 2, 4, 8, 16, 32, 64, 1]);
+    expect(terms.get('a'.repeat(64))).toEqual([]);
+    expect(terms.get('a'.repeat(32))).toEqual(['a'.repeat(63)]);
+    // 63 characters of 4 bytes are more than a posting names.
+    const wide = postTerms({ title: '𠀀'.repeat(70), description: 'x', keywords: null, meta_description: null });
+    expect([...wide.keys()].map((term) => Array.from(term).length)).toEqual([1, 2, 4, 8, 16, 32, 64, 1]);
+    expect(wide.get('𠀀'.repeat(32))).toEqual([]);
+  });
 
-    const mixed = indexedWord('a'.repeat(INDEXED_WORD_LENGTH - 1) + '𝒳𝒳');
-    expect(mixed).toBe('a'.repeat(INDEXED_WORD_LENGTH - 1) + '𝒳');
-    expect(Array.from(mixed)).toHaveLength(INDEXED_WORD_LENGTH);
+  it('look a query word up by the longest level it reaches, with the word itself when it goes past it', () => {
+    expect(queryTerm('l')).toEqual({ term: 'l' });
+    expect(queryTerm('la')).toEqual({ term: 'la' });
+    expect(queryTerm('lam')).toEqual({ term: 'la', within: 'lam' });
+    expect(queryTerm('lamb')).toEqual({ term: 'lamb' });
+    expect(queryTerm('lambda')).toEqual({ term: 'lamb', within: 'lambda' });
+    expect(queryTerm('serverless')).toEqual({ term: 'serverle', within: 'serverless' });
+    expect(queryTerm('a'.repeat(64))).toEqual({ term: 'a'.repeat(64) });
+  });
+
+  it.each([
+    ['l', 'lamb', true],
+    ['la', 'lamb', true],
+    ['lam', 'lamb lambda', true],
+    ['lam', 'lab', false],
+    ['lamb', 'lamb', true],
+    ['lambd', 'lambda', true],
+    ['lambda', 'lambda', true],
+    ['lambdas', 'lambda', false],
+    ['lamp', 'lambda', false],
+    ['serverless', 'serverless', true],
+    ['serverlessness', 'serverless', false],
+  ])('match %s to a post with "%s" exactly as matchesQuery does, by the posting of its term', (query, text, expected) => {
+    const post = { title: text, description: '', keywords: null, meta_description: null };
+    const looked = queryTerm(query);
+    const terms = postTerms(post);
+    const found = terms.has(looked.term) && postingMatches(looked, terms.get(looked.term));
+    expect(found).toBe(expected);
+    expect(matchesQuery(postWords(post), [query])).toBe(expected);
   });
 });
 
@@ -189,7 +236,6 @@ describe('indexedPost', () => {
       author: 'alice',
       author_id: 7,
       created: CREATED,
-      publish: true,
       text_version: 2,
       title: 'Hello World',
       description: 'Some **Markdown**.',
@@ -198,17 +244,17 @@ describe('indexedPost', () => {
     });
   });
 
-  it('reads a draft and null texts, and neither the tags nor the featured flag (a search tells those by the entries)', () => {
+  it('reads null texts, and neither the publish flag, the tags nor the featured flag (a list tells those when it reads the post)', () => {
     const read = indexedPost(postTextItem(post({ publish: false, is_featured: true, keywords: null })));
-    expect(read).toMatchObject({ publish: false, keywords: null, meta_description: null });
+    expect(read).toMatchObject({ keywords: null, meta_description: null });
+    expect(read).not.toHaveProperty('publish');
     expect(read).not.toHaveProperty('is_featured');
     expect(read).not.toHaveProperty('tag_slugs');
   });
 
-  it('reads a missing publish flag as false and a missing text_version as 0', () => {
+  it('reads a missing text_version as 0', () => {
     const { id, slug, author, author_id, created, title, description } = postTextItem(post());
     expect(indexedPost({ id, slug, author, author_id, created, title, description })).toMatchObject({
-      publish: false,
       text_version: 0,
       keywords: null,
       meta_description: null,
@@ -228,171 +274,119 @@ describe('indexedPost', () => {
 });
 
 describe('postingChange', () => {
-  it('writes one posting per word of a new post, and deletes nothing', () => {
+  it('writes one posting per term of a new post, in the term partition at the post creation key, and deletes nothing', () => {
     const after = created();
     const change = postingChange(undefined, after);
     expect(change.deletes).toEqual([]);
-    expect(sortKeys(change.puts)).toEqual(DEFAULT_WORDS.map((word) => keys.posting(word, ID).SK).sort());
-    for (const word of DEFAULT_WORDS) {
+    expect(change.puts.map((item) => `${item.PK} ${item.SK}`).sort()).toEqual(TERM_NAMES.map((term) => `TERM#${term} ${CREATED}#${ID}`).sort());
+    for (const [term, words] of Object.entries(DEFAULT_TERMS)) {
       expect(change.puts).toContainEqual({
-        ...keys.posting(word, ID),
-        post_id: ID,
+        ...postingKey(term),
         slug: 'hello-world-2',
         author: 'alice',
         author_id: 7,
-        created: CREATED,
         text_version: 1,
+        ...(words ? { words } : {}),
+        written_at: expect.any(Number),
       });
     }
   });
 
-  it('writes the draft mark of a new draft beside its words, in a partition of its own', () => {
-    const { puts } = postingChange(undefined, created({ publish: false }));
-    expect(sortKeys(puts)).toEqual([...DEFAULT_WORDS, DRAFT_MARK].map((word) => keys.posting(word, ID).SK).sort());
-    expect(keys.posting(DRAFT_MARK, ID).PK).toBe('WORD##');
-    expect(indexedTerms(created({ publish: false }))).toEqual(new Set([...DEFAULT_WORDS, DRAFT_MARK]));
-    expect(indexedTerms(created())).toEqual(new Set(DEFAULT_WORDS));
+  it('writes the same postings for a draft: publication is no posting', () => {
+    const keysOf = (puts: readonly Item[]) => puts.map(({ written_at: _at, ...rest }) => rest);
+    expect(keysOf(postingChange(undefined, created({ publish: false })).puts)).toEqual(keysOf(postingChange(undefined, created()).puts));
   });
 
   it("writes nothing for the new slug of a rename (a later text version where none was): the old slug's removal does", () => {
     expect(postingChange(undefined, indexed(post({ slug: 'hello-world-3', title: 'Hello Lambda', text_version: 4 })))).toEqual({ puts: [], deletes: [] });
   });
 
-  it('partitions postings by the first character of the word', () => {
-    const { puts } = postingChange(undefined, created({ title: 'Lambda', description: '数据库', keywords: null }));
-    expect(puts.map((item) => [item.PK, item.SK])).toEqual(
-      expect.arrayContaining([
-        ['WORD#l', `lambda#${ID}`],
-        ['WORD#数', `数据库#${ID}`],
-      ]),
-    );
+  it('a rebuild (fullPostings) writes every term of a text, whatever its version', () => {
+    const after = indexed(post({ text_version: 4 }));
+    expect(
+      fullPostings(after)
+        .puts.map((item) => String(item.PK))
+        .sort(),
+    ).toEqual(TERM_NAMES.map((term) => postingKey(term).PK).sort());
+    expect(fullPostings(after).puts).toHaveLength(TERM_NAMES.length);
+    expect(fullPostings(after).deletes).toEqual([]);
   });
 
-  it('writes each word once, however often the post has it', () => {
+  it('writes each term once, however often the post has its words', () => {
     const { puts } = postingChange(undefined, created({ title: 'Go go', description: 'GO!', keywords: 'go', meta_description: 'Go.' }));
-    expect(sortKeys(puts)).toEqual([keys.posting('go', ID).SK]);
+    expect(puts.map((item) => item.PK)).toEqual(['TERM#g', 'TERM#go']);
   });
 
-  it('indexes a long word by its first INDEXED_WORD_LENGTH characters', () => {
-    const long = '𠀀'.repeat(INDEXED_WORD_LENGTH + 10);
-    const { puts } = postingChange(undefined, created({ title: long, description: 'x', keywords: null }));
-    expect(sortKeys(puts)).toEqual([keys.posting('𠀀'.repeat(INDEXED_WORD_LENGTH), ID).SK, keys.posting('x', ID).SK].sort());
-  });
-
-  it('on a text edit, writes only the added words, at the new version, and deletes the dropped ones below it', () => {
+  it('on a text edit, writes the terms added or whose words changed, at the new version, and deletes the dropped ones below it', () => {
     const before = indexed(post());
     const after = indexed(post({ title: 'Hello Lambda', modified: '2026-03-01T00:00:00.000000+00:00', text_version: 3 }));
     const change = postingChange(before, after);
-    expect(change.puts).toEqual([
-      {
-        ...keys.posting('lambda', ID),
-        post_id: ID,
-        slug: 'hello-world-2',
-        author: 'alice',
-        author_id: 7,
-        created: CREATED,
-        text_version: 3,
-      },
+    const put = (term: string, words?: string) => ({
+      ...postingKey(term),
+      slug: 'hello-world-2',
+      author: 'alice',
+      author_id: 7,
+      text_version: 3,
+      ...(words ? { words } : {}),
+      written_at: expect.any(Number),
+    });
+    expect(change.puts).toEqual([put('l'), put('la', 'lam'), put('lamb', 'lambda')]);
+    expect(change.deletes).toEqual([
+      { key: postingKey('w'), below: 3 },
+      { key: postingKey('wo'), below: 3 },
+      { key: postingKey('worl'), below: 3 },
     ]);
-    expect(change.deletes).toEqual([{ key: keys.posting('world', ID), below: 3 }]);
   });
 
-  it('on an edit that changes no word and no listed field, writes and deletes nothing', () => {
-    const before = indexed(post());
-    const after = indexed(post({ title: 'Hello, WORLD!', text_version: 3 }));
-    expect(postingChange(before, after)).toEqual({ puts: [], deletes: [] });
+  it("rewrites a kept term's posting when the words past it changed", () => {
+    const change = postingChange(indexed(post()), indexed(post({ title: 'Hello World Worlds', text_version: 3 })));
+    expect(change.puts).toEqual([
+      { ...postingKey('worl'), slug: 'hello-world-2', author: 'alice', author_id: 7, text_version: 3, words: 'world worlds', written_at: expect.any(Number) },
+    ]);
+    expect(change.deletes).toEqual([]);
   });
 
-  it('on an edit that adds and drops several words, deletes each dropped word once', () => {
-    const before = indexed(post({ keywords: 'alpha beta gamma' }));
-    const after = indexed(post({ keywords: 'gamma delta', text_version: 5 }));
-    const change = postingChange(before, after);
-    expect(sortKeys(change.puts)).toEqual([keys.posting('delta', ID).SK]);
-    expect(change.deletes).toHaveLength(2);
-    expect(change.deletes).toEqual(
-      expect.arrayContaining([
-        { key: keys.posting('alpha', ID), below: 5 },
-        { key: keys.posting('beta', ID), below: 5 },
-      ]),
-    );
+  it('on an edit that changes no word, writes and deletes nothing', () => {
+    expect(postingChange(indexed(post()), indexed(post({ title: 'Hello, WORLD!', text_version: 3 })))).toEqual({ puts: [], deletes: [] });
   });
 
   it("on a change of slug alone (a rename in place), writes and deletes nothing: a posting's slug is where its post was", () => {
     expect(postingChange(indexed(post()), indexed(post({ slug: 'hello-world-3', text_version: 3 })))).toEqual({ puts: [], deletes: [] });
   });
 
-  it('on a publish, deletes the draft mark only; on an unpublish, puts it only', () => {
-    const draft = indexed(post({ publish: false }));
-    const published = indexed(post({ text_version: 3 }));
-    expect(postingChange(draft, published)).toEqual({ puts: [], deletes: [{ key: keys.posting(DRAFT_MARK, ID), below: 3 }] });
-    const unpublished = postingChange(published, indexed(post({ publish: false, text_version: 4 })));
-    expect(unpublished.deletes).toEqual([]);
-    expect(sortKeys(unpublished.puts)).toEqual([keys.posting(DRAFT_MARK, ID).SK]);
-    expect(unpublished.puts[0]).toMatchObject({ post_id: ID, text_version: 4 });
-  });
-
   it.each<[string, Partial<PostRecord>]>([
+    ['publish', { publish: false }],
     ['is_featured', { is_featured: true }],
     ['tag_slugs', { tags: ['Go'], tag_slugs: ['go'] }],
     ['tag_slugs order', { tags: ['Rust', 'Go'], tag_slugs: ['rust', 'go'] }],
   ])('on a change of %s alone, writes and deletes nothing (the postings do not carry it)', (_name, fields) => {
-    const change = postingChange(indexed(post()), indexed(post({ ...fields, text_version: 3 })));
+    expect(postingChange(indexed(post()), indexed(post({ ...fields, text_version: 3 })))).toEqual({ puts: [], deletes: [] });
+  });
+
+  it("on a removal, deletes every term's posting not newer than the removed text, and writes nothing", () => {
+    const change = postingChange(indexed(post({ text_version: 4 })), undefined);
     expect(change.puts).toEqual([]);
-    expect(change.deletes).toEqual([]);
+    expect(change.deletes).toHaveLength(TERM_NAMES.length);
+    expect(change.deletes).toEqual(expect.arrayContaining(TERM_NAMES.map((term) => ({ key: postingKey(term), below: 5 }))));
   });
 
-  it('on an unpublish together with a text edit, writes the added word and the draft mark, and deletes the dropped word', () => {
-    const before = indexed(post());
-    const after = indexed(post({ title: 'Hello Lambda', publish: false, text_version: 3 }));
-    const change = postingChange(before, after);
-    expect(sortKeys(change.puts)).toEqual(['lambda', DRAFT_MARK].map((word) => keys.posting(word, ID).SK).sort());
-    expect(change.puts.every((put) => put.text_version === 3)).toBe(true);
-    expect(change.deletes).toEqual([{ key: keys.posting('world', ID), below: 3 }]);
-  });
-
-  it("on a removal, deletes every word's posting not newer than the removed text, and writes nothing", () => {
-    const before = indexed(post({ text_version: 4 }));
-    const change = postingChange(before, undefined);
-    expect(change.puts).toEqual([]);
-    expect(change.deletes).toHaveLength(DEFAULT_WORDS.length);
-    expect(change.deletes).toEqual(expect.arrayContaining(DEFAULT_WORDS.map((word) => ({ key: keys.posting(word, ID), below: 5 }))));
-  });
-
-  it("on a removal, deletes a long word's posting under its indexed form", () => {
-    const long = 'a'.repeat(INDEXED_WORD_LENGTH + 1);
-    const change = postingChange(indexed(post({ title: long, description: 'b', keywords: null })), undefined);
-    expect(change.deletes.map(({ key }) => key)).toEqual(expect.arrayContaining([keys.posting('a'.repeat(INDEXED_WORD_LENGTH), ID), keys.posting('b', ID)]));
-    expect(change.deletes).toHaveLength(2);
+  it('indexedTerms gives each term with its words as a posting stores them', () => {
+    expect(Object.fromEntries(indexedTerms(created()))).toEqual(DEFAULT_TERMS);
   });
 });
 
 describe('postingFromItem', () => {
-  it('reads back the posting a put writes', () => {
-    const { puts } = postingChange(undefined, created());
-    expect(postingFromItem(puts[0]!, new Set())).toEqual({
-      post_id: ID,
-      slug: 'hello-world-2',
-      author: 'alice',
-      author_id: 7,
-      created: CREATED,
-      publish: true,
-      text_version: 1,
-    });
-  });
-
-  it('reads a post with a draft mark among the drafts as not published', () => {
-    const { puts } = postingChange(undefined, created());
-    expect(postingFromItem(puts[0]!, new Set([ID]))).toMatchObject({ post_id: ID, publish: false });
-    expect(postingFromItem(puts[0]!, new Set(['another-id']))).toMatchObject({ publish: true });
-  });
-
-  it('reads back every put of a draft without tags', () => {
-    const after = created({ publish: false, tags: [], tag_slugs: [] });
-    for (const put of postingChange(undefined, after).puts) {
-      const fields: Item = { ...put };
-      delete fields.PK;
-      delete fields.SK;
-      expect(postingFromItem(put, new Set([ID]))).toEqual({ ...fields, publish: false });
+  it('reads back every posting a put writes: the post id from its key, its words as a list', () => {
+    for (const put of postingChange(undefined, created()).puts) {
+      expect(postingFromItem(put)).toEqual({
+        post_id: ID,
+        slug: 'hello-world-2',
+        author: 'alice',
+        author_id: 7,
+        key: `${CREATED}#${ID}`,
+        text_version: 1,
+        words: put.words ? String(put.words).split(' ') : [],
+      });
     }
   });
 });
@@ -438,7 +432,7 @@ describe('textChange', () => {
     ["a post's stats", keys.postStats('hello-world-2')],
     ['a list entry', keys.postEntry(ID, postLists.mine)],
     ['a visit', keys.visit(ID, 7)],
-    ['a posting', keys.posting('hello', ID)],
+    ['a posting', keys.posting('hello', CREATED, ID)],
     ['a user profile', keys.userProfile('alice')],
     ['the POST# partition without a slug', { PK: 'POST#', SK: 'POST' }],
   ])('selects nothing for %s, whatever its images hold', (_name, key) => {
@@ -466,7 +460,7 @@ describe('parsePostText', () => {
     expect(parsePostText(keys.postStats('hello-world-2'))).toBeUndefined();
     expect(parsePostText(keys.postEntry(ID, postLists.mine))).toBeUndefined();
     expect(parsePostText(keys.visit(ID, 7))).toBeUndefined();
-    expect(parsePostText(keys.posting('post', ID))).toBeUndefined();
+    expect(parsePostText(keys.posting('post', CREATED, ID))).toBeUndefined();
     expect(parsePostText({ PK: 'XPOST#a', SK: 'POST' })).toBeUndefined();
     expect(parsePostText({ PK: 'post#a', SK: 'POST' })).toBeUndefined();
     expect(parsePostText({ PK: 'POST#a', SK: 'post' })).toBeUndefined();
@@ -478,11 +472,12 @@ describe('parsePostText', () => {
 });
 
 describe('postingChange: another post under the same key', () => {
-  it('deletes every posting of the old post (below its version + 1) and puts every word of the new one', () => {
+  it('deletes every posting of the old post (below its version + 1) and puts every term of the new one', () => {
     const before = indexedPost(postTextItem(post({ text_version: 5 })))!;
     const after = indexedPost(postTextItem(post({ id: 'other-id', text_version: 1 })))!;
     const change = postingChange(before, after);
-    expect(change.deletes).toEqual([...indexedTerms(before)].map((word) => ({ key: keys.posting(word, before.id), below: 6 })));
-    expect(change.puts.map((item) => item.SK)).toEqual([...indexedTerms(after)].map((word) => keys.posting(word, 'other-id').SK));
+    expect(change.deletes).toEqual([...indexedTerms(before).keys()].map((term) => ({ key: keys.posting(term, CREATED, before.id), below: 6 })));
+    expect(change.puts.map((item) => item.PK)).toEqual([...indexedTerms(after).keys()].map((term) => keys.posting(term, CREATED, 'other-id').PK));
+    expect(new Set(change.puts.map((item) => item.SK))).toEqual(new Set([`${CREATED}#other-id`]));
   });
 });

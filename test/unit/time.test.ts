@@ -1,5 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { epochSeconds, isCalendarDate, isoTimestamp, nowMicros, profileTimestamp } from '#lib/time.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  CLOCK_NOT_MOVABLE,
+  clockOffsetMs,
+  epochSeconds,
+  isCalendarDate,
+  isoTimestamp,
+  moveClock,
+  nowMicros,
+  nowMs,
+  profileTimestamp,
+  resetClock,
+} from '#lib/time.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 
@@ -51,6 +62,47 @@ describe('nowMicros', () => {
     expect(Number.isSafeInteger(micros)).toBe(true);
     expect(Math.abs(micros / 1000 - Date.now())).toBeLessThan(1000);
     expect(epochSeconds(micros)).toBe(Math.floor(micros / 1_000_000));
+  });
+});
+
+describe('the clock of the tests (moveClock)', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    resetClock();
+  });
+
+  it('moves every reading forward at once, and resetClock gives back the system clock', () => {
+    const day = 86_400_000;
+    moveClock(30 * day);
+    expect(clockOffsetMs()).toBe(30 * day);
+    expect(Math.abs(nowMs() - (Date.now() + 30 * day))).toBeLessThan(1000);
+    expect(Math.abs(Date.parse(isoTimestamp()) - (Date.now() + 30 * day))).toBeLessThan(1000);
+    expect(epochSeconds()).toBeGreaterThanOrEqual(Math.floor((Date.now() + 30 * day) / 1000) - 1);
+    resetClock();
+    expect(clockOffsetMs()).toBe(0);
+    expect(Math.abs(nowMs() - Date.now())).toBeLessThan(1000);
+  });
+
+  it('moved back, reads the earlier time, then increases strictly again', () => {
+    const before = nowMicros();
+    moveClock(-5000);
+    const back = Array.from({ length: 1000 }, () => nowMicros());
+    expect(back[0]!).toBeLessThan(before - 4_000_000);
+    for (let i = 1; i < back.length; i++) expect(back[i]!).toBeGreaterThan(back[i - 1]!);
+  });
+
+  it('is never moved in a Lambda function: refused wherever AWS_LAMBDA_FUNCTION_NAME is set, and the clock stays the system one', () => {
+    vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'CommunityPosts-AuthLogin');
+    expect(() => moveClock(3_600_000)).toThrow(CLOCK_NOT_MOVABLE);
+    expect(() => moveClock(-3_600_000)).toThrow(CLOCK_NOT_MOVABLE);
+    expect(clockOffsetMs()).toBe(0);
+    expect(Math.abs(nowMs() - Date.now())).toBeLessThan(1000);
+  });
+
+  it('refuses what is not a number of milliseconds', () => {
+    expect(() => moveClock(Number.NaN)).toThrow(/not a number/);
+    expect(() => moveClock(Number.POSITIVE_INFINITY)).toThrow(/not a number/);
+    expect(clockOffsetMs()).toBe(0);
   });
 });
 

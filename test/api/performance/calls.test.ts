@@ -61,10 +61,10 @@ describe('authentication', () => {
     expect(result).toEqual({ status: 200, total: 4, byCommand: { BatchGetItem: 1, Query: 2, TransactWriteItems: 1 } });
   });
 
-  it('logout: one conditional delete', async () => {
+  it('logout: one conditional delete (alone in a transaction, so that a resend after a lost answer is told the delete it made)', async () => {
     const { token } = (await api.client().post('/login', { json: { username: bob.username, password: bob.password } })).body;
     const result = await counted(() => api.client(token).get('/logout'));
-    expect(result).toEqual({ status: 200, total: 1, byCommand: { DeleteItem: 1 } });
+    expect(result).toEqual({ status: 200, total: 1, byCommand: { TransactWriteItems: 1 } });
   });
 
   it('auth check: one read of the token', async () => {
@@ -111,7 +111,7 @@ describe('reads', () => {
     expect(await counted(() => alice.api.get('/tags', { query: { q: 'tag' } }))).toEqual({ status: 200, total: 2, byCommand: { GetItem: 1, Query: 1 } });
   });
 
-  it('post lists, page 1: the token read || the entries Query (with q: the index Query of each word and the fresh entries), then one BatchGetItem of the posts: two round trips, every list and sort', async () => {
+  it('post lists, page 1: the token read || the entries Query (with q: the postings Query of each word and the fresh entries), then one BatchGetItem of the posts: two round trips, every list and sort', async () => {
     const tag = unique('Listed');
     const post = await newPost({ tags: tag, title: unique('Listed post ') });
     await setFeatured(post.slug, true);
@@ -138,11 +138,11 @@ describe('reads', () => {
           const withTotal = !q && (path === '/posts' || path === '/posts/me');
           const tokenRead = withTotal ? { BatchGetItem: 1 } : token;
           const batchGets = (tokenRead.BatchGetItem ?? 0) + 1;
-          // With q: one Query of the search index per word and one of its draft marks, one of the list's fresh entries, and
+          // With q: one Query of the search index per word, one of the list's fresh entries, and
           // one of the list's leading entries for the sorts the postings do not carry, for a
           // tag's list and for featured (the postings carry neither tags nor the featured flag).
           const leading = ['views', 'votes', 'active', 'featured'].includes(sort) || path.startsWith('/posts/tagged/');
-          const queries = q ? q.split(' ').length + 2 + (leading ? 1 : 0) : 1;
+          const queries = q ? q.split(' ').length + 1 + (leading ? 1 : 0) : 1;
           expect(usage.calls, `${path} sort=${sort} q=${q}`).toEqual({ ...tokenRead, Query: queries, BatchGetItem: batchGets });
           expect(usage.rounds, `${path} sort=${sort} q=${q}`).toBe(2);
         }
@@ -150,12 +150,13 @@ describe('reads', () => {
     }
   });
 
-  it("q, matches beyond two pages: two round trips in every sort (views, votes and active rank them by the list's leading entries)", async () => {
+  it("q, matches beyond two pages: two round trips in every sort (views, votes and active walk the list's leading entries)", async () => {
     const word = unique('many').toLowerCase();
+    // Posts the tests before featured are no longer fresh: the featured list holds no candidate.
+    api.clock.advance(FRESH_MS + 1000);
     for (let i = 0; i < 8; i++) await newPost({ title: `Many ${word} ${i}` });
     await api.streams!.caughtUp();
-    // The fresh entries were written within the last seconds: wait them out so only the index answers.
-    await new Promise((resolve) => setTimeout(resolve, FRESH_MS));
+    // The posts just written are fresh entries too: read in the same BatchGetItem as the others.
     for (const sort of ['newest', 'featured', 'views', 'votes', 'active']) {
       const usage = await calls.usage(async () => {
         const response = await alice.api.get('/posts', { query: { q: word, sort, page_size: '2' } });
@@ -165,12 +166,12 @@ describe('reads', () => {
       // No featured post matches (the featured list's entries, read beside the postings, say so):
       // that page is empty after the first round trip.
       const leading = ['views', 'votes', 'active', 'featured'].includes(sort) ? 1 : 0;
-      expect(usage.calls, sort).toEqual({ GetItem: 1, Query: 3 + leading, ...(sort === 'featured' ? {} : { BatchGetItem: 1 }) });
+      expect(usage.calls, sort).toEqual({ GetItem: 1, Query: 2 + leading, ...(sort === 'featured' ? {} : { BatchGetItem: 1 }) });
       expect(usage.rounds, sort).toBe(sort === 'featured' ? 1 : 2);
     }
   }, 60_000);
 
-  it("q finding a post renamed more than FRESH_MS ago: its kept words' postings name the old slug, so it is found through its `mine` entry (two more round trips); a draft is left out by its mark", async () => {
+  it("q finding a post renamed more than FRESH_MS ago: its kept words' postings name the old slug, so it is found through its `mine` entry (two more round trips); a draft is left out when read", async () => {
     const word = unique('moved').toLowerCase();
     const post = await newPost({ title: `Moved ${word}`, description: 'sanderling' });
     const draft = await newPost({ title: `Unfinished ${word}`, publish: 'false' });
@@ -179,14 +180,14 @@ describe('reads', () => {
     expect(renamed.status).toBe(200);
     const slug = (renamed.body as { slug: string }).slug;
     await api.streams!.caughtUp();
-    await new Promise((resolve) => setTimeout(resolve, FRESH_MS));
+    api.clock.advance(FRESH_MS + 1000);
     const usage = await calls.usage(async () => {
       const response = await bob.api.get('/posts', { query: { q: `sanderling ${word}` } });
       expect(response.body.map((p: { slug: string }) => p.slug)).toEqual([slug]);
     });
-    // The token || the words' postings, the draft marks and the fresh entries; the post at its old
-    // slug (gone); its `mine` entry; the post at its slug.
-    expect(usage.calls).toEqual({ GetItem: 1, Query: 4, BatchGetItem: 3 });
+    // The token || the words' postings and the fresh entries; the post at its old slug (gone); its
+    // `mine` entry; the post at its slug.
+    expect(usage.calls).toEqual({ GetItem: 1, Query: 3, BatchGetItem: 3 });
     expect(usage.rounds).toBe(4);
     // The title's new word was written with the new slug: two round trips.
     const direct = await calls.usage(async () => {
@@ -194,7 +195,7 @@ describe('reads', () => {
       expect(response.body.map((p: { slug: string }) => p.slug)).toEqual([slug]);
     });
     expect(direct.rounds).toBe(2);
-    // The draft shares the marker: its mark keeps it out of the public list, not out of its author's.
+    // The draft shares the marker: read, it is left out of the public list, not out of its author's.
     expect((await bob.api.get('/posts', { query: { q: word } })).body.map((p: { slug: string }) => p.slug)).toEqual([slug]);
     const own = await alice.api.get('/posts/me', { query: { q: `unfinished ${word}` } });
     expect(own.body.map((p: { slug: string }) => p.slug)).toEqual([draft.slug]);

@@ -94,7 +94,9 @@ const KNOWN_PREFIXES = [
   'ENTRY#',
   'VISIT#',
   'COUNTER#',
-  'WORD#',
+  'TERM#',
+  // The search index's rebuild state (lib/search/reindex.ts).
+  '#REINDEX',
   'FEED#',
   'USERNAME#',
   'LIMIT#',
@@ -313,39 +315,33 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
       problems.push(`user ${profile.username}: total_favorites ${profile.total_favorites}, favorites held ${held}`);
   }
 
-  // Search index: exactly one posting per (indexed term, post: its words, and the draft mark of a
-  // draft), with the post's list fields. The slug a posting names is where the post was when the
-  // posting was written (a rename rewrites only the words it changed), so it is not compared.
-  // The backlog statement shares the index's own partition with the drafts' marks; it is no posting.
-  const backlog = keys.indexBacklog();
-  const postings = new Map(
-    starts('WORD#')
-      .filter((item) => item.PK !== backlog.PK || item.SK !== backlog.SK)
-      .map((item) => [`${item.PK} | ${item.SK}`, item]),
-  );
+  // Search index: exactly one posting per (term, post), with the post's author and the words the
+  // post has past the term. The slug a posting names is where the post was when the posting was
+  // written (a rename rewrites only the terms it changed), so it is not compared.
+  const postings = new Map(starts('TERM#').map((item) => [`${item.PK} | ${item.SK}`, item]));
   for (const text of texts) {
     const post = indexedPost(text);
     if (!post) continue;
-    for (const word of indexedTerms(post)) {
-      const key = keys.posting(word, post.id);
+    for (const [term, words] of indexedTerms(post)) {
+      const key = keys.posting(term, post.created, post.id);
       const item = postings.get(`${key.PK} | ${key.SK}`);
       postings.delete(`${key.PK} | ${key.SK}`);
       if (!item) {
         problems.push(`${SEARCH_INDEX} posting missing: ${key.PK} | ${key.SK}`);
         continue;
       }
-      const { text_version: version, post_id: id, author, author_id, created } = postingFromItem(item, new Set());
-      const expected = post;
+      const posting = postingFromItem(item);
       if (
-        id !== expected.id ||
-        version > expected.text_version ||
-        JSON.stringify({ author, author_id, created }) !== JSON.stringify({ author: expected.author, author_id: expected.author_id, created: expected.created })
+        posting.post_id !== post.id ||
+        posting.text_version > post.text_version ||
+        posting.words.join(' ') !== words ||
+        JSON.stringify([posting.author, posting.author_id]) !== JSON.stringify([post.author, post.author_id])
       ) {
         problems.push(`${SEARCH_INDEX} posting ${key.PK} | ${key.SK} does not match its post`);
       }
     }
   }
-  for (const orphan of postings.keys()) problems.push(`${SEARCH_INDEX} posting of no post or of a word it lost: ${orphan}`);
+  for (const orphan of postings.keys()) problems.push(`${SEARCH_INDEX} posting of no post or of a term it lost: ${orphan}`);
 
   // Tokens: hashes only, of existing active users, with an expiry.
   for (const token of tokens) {
@@ -519,7 +515,7 @@ const ORPHAN_REPORT = 'orphan report';
 const ORPHAN_VISIT = 'orphan visit';
 const ORPHAN_VOTE = 'orphan vote';
 const ORPHAN_FAVORITE = 'orphan favorite';
-const SEARCH_INDEX = 'search index:';
+export const SEARCH_INDEX = 'search index:';
 
 /**
  * The table once the stream consumer has caught up (it runs after the transactions): the visits,

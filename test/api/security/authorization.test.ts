@@ -27,8 +27,6 @@ let revokedToken: string;
 let expiredToken: string;
 const w = unique('az').toLowerCase();
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
 beforeAll(async () => {
   // The owner's own tokens, one logged out and one past its lifetime.
   const extra = await api.client().post('/login', { json: { username: owner.username, password: owner.password } });
@@ -36,16 +34,19 @@ beforeAll(async () => {
   expect((await api.client(revokedToken).get('/logout')).status).toBe(200);
   // A token past its lifetime, stored as login stores it (the functions' own TOKEN_TTL_DAYS is
   // the deployment's: with bundles it cannot be shortened from here).
+  // Issued 2.1 seconds ago (this process's clock moved back while the item is made, not a sleep),
+  // with a lifetime under a second: expired on every clock, the bundles' included.
   const previous = process.env.TOKEN_TTL_DAYS;
   process.env.TOKEN_TTL_DAYS = '0.00001'; // under a second, stored rounded to whole seconds
+  let item: Record<string, unknown>;
   try {
     expiredToken = newToken(owner.id);
-    await db().send(new PutCommand({ TableName: api.table, Item: newTokenItem(expiredToken, { id: owner.id, username: owner.username }) }));
+    item = api.clock.ago(2100, () => newTokenItem(expiredToken, { id: owner.id, username: owner.username }));
   } finally {
     if (previous === undefined) delete process.env.TOKEN_TTL_DAYS;
     else process.env.TOKEN_TTL_DAYS = previous;
   }
-  await sleep(2100);
+  await db().send(new PutCommand({ TableName: api.table, Item: item }));
 }, 60_000);
 
 function clientOf(actor: Actor): ApiClient {
