@@ -171,7 +171,7 @@ describe('admin CLI', () => {
     const first = await login(withPassword, 'first secret');
     expect(first.status).toBe(200);
     const auth = await api.client(first.body.token).get('/auth');
-    expect(auth.body).toEqual({ id: ids[0], token: first.body.token, username: withPassword });
+    expect(auth.body).toEqual({ id: ids[0], token: first.body.token, username: withPassword, is_moderator: false });
 
     // --password-stdin: the trailing newline is not part of the password.
     expect((await login(withStdin, 'stdin secret')).status).toBe(200);

@@ -197,7 +197,7 @@ describe('GET /auth', () => {
     const response = await user.api.get('/auth');
     expect(response.status).toBe(200);
     expect(Object.keys(response.body)).toEqual(['id', 'token', 'username']);
-    expect(response.body).toEqual({ id: user.id, token: user.token, username: user.username });
+    expect(response.body).toEqual({ id: user.id, token: user.token, username: user.username, is_moderator: false });
     expect(response.text).toBe(JSON.stringify({ id: user.id, token: user.token, username: user.username }));
   });
 

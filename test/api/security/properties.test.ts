@@ -283,7 +283,7 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
     expect(response.status).toBe(200);
     expect(Object.keys(response.body)).toEqual(['token']);
     const check = await api.client(response.body.token).get('/auth');
-    expect(check.body).toEqual({ id: bob.id, token: response.body.token, username: bob.username });
+    expect(check.body).toEqual({ id: bob.id, token: response.body.token, username: bob.username, is_moderator: false });
   });
 
   it('prototype keys in JSON bodies change nothing, in the stored data or in the process', async () => {
@@ -332,7 +332,7 @@ describe('responses carry exactly the contract fields', () => {
     const text = JSON.stringify(responses);
     for (const secret of [alice.token, alice.password, bob.token, '$2b$', '$2a$', 'TOKEN#', 'CREDENTIALS', 'version']) expect(text).not.toContain(secret);
     // Only the caller's own token comes back, from GET /auth.
-    expect((await bob.api.get('/auth')).body).toEqual({ id: bob.id, token: bob.token, username: bob.username });
+    expect((await bob.api.get('/auth')).body).toEqual({ id: bob.id, token: bob.token, username: bob.username, is_moderator: false });
   });
 });
 
