@@ -16,6 +16,7 @@ import { startBenchStack, type BenchStack } from './stack.ts';
 //   node --import tsx scripts/bench/search-burst.ts      # its own in-memory stack; prints the figures
 //   BENCH_BURST_POSTS=200 node --import tsx scripts/bench/search-burst.ts
 //   BENCH_BURST_PAGE_SIZE=20 node --import tsx scripts/bench/search-burst.ts   # the searches page 20 at a time (default 100)
+//   BENCH_BURST_WAIT_SECONDS=600 node --import tsx scripts/bench/search-burst.ts   # how long to search on after the burst (default 120)
 
 export interface BurstResult {
   posts: number;
@@ -64,7 +65,13 @@ async function countFound(url: string, token: string, word: string, pageSize: nu
   return found.size;
 }
 
-export async function measureSearchBurst(stack: BenchStack, posts: number, concurrency: number, pageSize = 100, waitSeconds = 120): Promise<BurstResult> {
+export async function measureSearchBurst(
+  stack: BenchStack,
+  posts: number,
+  concurrency: number,
+  pageSize = 100,
+  waitSeconds = positiveSetting('BENCH_BURST_WAIT_SECONDS', 120),
+): Promise<BurstResult> {
   const pollers = await startStreamPollers({ server: stack.server, tableName: tableName(), region: awsRegion() });
   try {
     const { token } = await stack.login();

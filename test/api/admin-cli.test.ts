@@ -1,39 +1,18 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { childEnvironment } from '../../scripts/local/settings.ts';
 import { unique } from '../support/api.ts';
+import { ROOT, runAdmin, TSX, type CliResult } from '../support/admin-cli.ts';
 import { useApi } from '../support/fixture.ts';
 
 // The administrator CLI, run as an operator would: a separate process against the same table.
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 const BAD_CREDENTIALS = { non_field_errors: ['Unable to log in with provided credentials.'] };
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 const api = useApi();
 
 function admin(args: string[], stdin?: string, env: NodeJS.ProcessEnv = childEnvironment({ TABLE_NAME: api.table })): Promise<CliResult> {
-  return new Promise((done, fail) => {
-    const child = spawn(TSX, ['scripts/admin.ts', ...args], {
-      cwd: ROOT,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
+  return runAdmin(args, env, stdin);
 }
 
 function login(username: string, password: string) {

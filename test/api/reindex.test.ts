@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { searchTableOf } from '#lib/config.ts';
@@ -14,6 +12,7 @@ import { reindex, SWEEP_MARGIN_MS, type ReindexProgress } from '#lib/search/rein
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import { childEnvironment } from '../../scripts/local/settings.ts';
 import { createPost, unique } from '../support/api.ts';
+import { runAdmin, type CliResult } from '../support/admin-cli.ts';
 import { useApi } from '../support/fixture.ts';
 import { nextLink } from '../support/link.ts';
 import { invariantProblems, scanTable, SEARCH_INDEX } from './reliability/table.ts';
@@ -26,22 +25,11 @@ const indexProblems = async () => invariantProblems(await scanTable(api.table)).
 // no post needs are swept; an interrupted rebuild resumes; and the API keeps serving correct
 // searches while it runs.
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-
 const api = useApi({ users: ['alice', 'bob'] });
 const { alice, bob } = api.users;
 
-function admin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(TSX, ['scripts/admin.ts', ...args], { cwd: ROOT, env: childEnvironment({ TABLE_NAME: api.table }), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+function admin(args: string[]): Promise<CliResult> {
+  return runAdmin(args, childEnvironment({ TABLE_NAME: api.table }));
 }
 
 /** Every item of the search table, but the rebuild's state. */

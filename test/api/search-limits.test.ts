@@ -9,7 +9,7 @@ import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import { recordRequestUsage, type UsageLog } from '../../scripts/local/request-usage.ts';
 import { getWithBody, type ApiResponse } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
-import { nextLink } from '../support/link.ts';
+import { nextLink, walkPages } from '../support/link.ts';
 
 // What a search costs is bounded whatever the query, the site and the posts' sizes (docs/api.md,
 // "Search"): a page of 20 summaries reads at most 100 RCU in at most two round trips, for a word
@@ -92,18 +92,7 @@ function costOf(response: ApiResponse): { calls: number; read: number } {
 
 const SUMMARIES = { view: 'summary', page_size: '20' };
 
-async function walk(query: Record<string, string>): Promise<string[][]> {
-  let response = await bob.api.get('/posts', { query });
-  expect(response.status).toBe(200);
-  const pages = [slugsOf(response.body)];
-  for (let link = nextLink(response); link; link = nextLink(response)) {
-    response = await bob.api.get(link);
-    expect(response.status).toBe(200);
-    pages.push(slugsOf(response.body));
-    expect(pages.length).toBeLessThan(100);
-  }
-  return pages;
-}
+const walk = (query: Record<string, string>) => walkPages(bob.api, '/posts', query, 100);
 
 describe('a page of 20 summaries of a search', () => {
   it.each([

@@ -7,7 +7,7 @@ import { LEADING_LIMIT } from '#lib/lists/search.ts';
 import { isoTimestamp, nowMicros } from '#lib/time.ts';
 import { countDynamoDbCalls, type CallCounter } from '../support/dynamodb-calls.ts';
 import { useApi } from '../support/fixture.ts';
-import { nextLink } from '../support/link.ts';
+import { nextLink, walkPages } from '../support/link.ts';
 
 // A search sorted by views, votes or activity on a site larger than the leading entries a search
 // reads (lib/lists/search.ts): a page walks the list's entries in that order, as far as one read
@@ -90,20 +90,8 @@ function expectedOrder(word: string, sort: Sort): string[] {
 const slugsOf = (body: unknown) => (body as { slug: string }[]).map((post) => post.slug);
 
 /** The pages of a search, following its Links. */
-async function walkPages(query: Record<string, string>): Promise<string[][]> {
-  let response = await bob.api.get('/posts', { query });
-  expect(response.status).toBe(200);
-  const pages = [slugsOf(response.body)];
-  for (let link = nextLink(response); link; link = nextLink(response)) {
-    response = await bob.api.get(link);
-    expect(response.status).toBe(200);
-    pages.push(slugsOf(response.body));
-    expect(pages.length).toBeLessThan(200);
-  }
-  return pages;
-}
-
-const walk = async (query: Record<string, string>) => (await walkPages(query)).flat();
+const searchPages = (query: Record<string, string>) => walkPages(bob.api, '/posts', query);
+const walk = async (query: Record<string, string>) => (await searchPages(query)).flat();
 
 describe('q with sort=views, votes or active on a site larger than the leading entries', () => {
   it("the matches among the leading entries fill the page: page 1 in two round trips, in the site's order", async () => {
@@ -143,7 +131,7 @@ describe('q with sort=views, votes or active on a site larger than the leading e
       [TAIL, 'views'],
       [SPREAD, 'active'],
     ] as const) {
-      const pages = await walkPages({ q: word, sort, page_size: String(PAGE_SIZE) });
+      const pages = await searchPages({ q: word, sort, page_size: String(PAGE_SIZE) });
       expect(pages.flat(), `${word} ${sort}`).toEqual(expectedOrder(word, sort));
       const third = await bob.api.get('/posts', { query: { q: word, sort, page_size: String(PAGE_SIZE), page: '3' } });
       expect(third.status).toBe(200);

@@ -1,0 +1,27 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+// The admin CLI (scripts/admin.ts) run as an operator runs it: a process of its own, through tsx.
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run admin -- <args>` with `env`, `stdin` on its standard input; resolves when it exits. */
+export function runAdmin(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<CliResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(TSX, ['scripts/admin.ts', ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
