@@ -224,6 +224,16 @@ describe('least privilege', () => {
     expect((await alice.api.post(`/comments/detail/${thread.id}/report`, { json: { reason: 'other' } })).status).toBe(201);
     const open = await moderator.api.get('/reports');
     expect(open.status).toBe(200);
+    expect((await bob.api.get('/reports')).status).toBe(403);
+    // The HEAD routes of the caller's reports, of the moderators' list and of a suspension.
+    for (const [client, path] of [
+      [bob.api, `/posts/detail/${reported.slug}/report`],
+      [bob.api, `/comments/detail/${replies[1]!.id}/report`],
+      [moderator.api, '/reports'],
+      [moderator.api, `/users/detail/${bob.username}/suspension`],
+    ] as const) {
+      expect((await client.request('HEAD', path)).status, path).toBe(200);
+    }
     const openOf = (predicate: (target: { type: string; id?: string; slug?: string }) => boolean) =>
       (open.body as { id: string; target: { type: string; id?: string; slug?: string } }[]).find((report) => predicate(report.target))!.id;
     expect((await moderator.api.post(`/reports/detail/${openOf((t) => t.id === replies[1]!.id)}/resolve`, { json: { action: 'dismiss' } })).status).toBe(200);
