@@ -6,6 +6,7 @@ import { afterThread, isThreadSortKey, keys, listSortKeys, parseCommentHead, par
 import { Throttled, ValidationError } from '#lib/errors.ts';
 import { deletedReportedComment } from '#lib/reactions/comment-removal.ts';
 import { parseReport, parseResolve } from '#lib/reports/input.ts';
+import type { TableChange } from '#lib/streams/records.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import { useTableName } from './records.ts';
 
@@ -153,9 +154,9 @@ describe('the rate limit of comments', () => {
 });
 
 describe("the stream consumer's comment removal", () => {
-  const change = (kind: 'MODIFY' | 'REMOVE', image: Record<string, unknown>) => ({
+  const change = (kind: 'MODIFY' | 'REMOVE', image: Record<string, unknown>): TableChange => ({
     kind,
-    keys: keys.commentHead('c1'),
+    keys: { ...keys.commentHead('c1') },
     ...(kind === 'REMOVE' ? { oldImage: image } : { oldImage: { ...image, status: 'published' }, newImage: image }),
     sequenceNumber: '1',
   });
@@ -165,6 +166,6 @@ describe("the stream consumer's comment removal", () => {
     expect(deletedReportedComment(change('MODIFY', { post_id: 'p1', reported: true, status: 'deleted' }))).toEqual({ postId: 'p1', commentId: 'c1' });
     expect(deletedReportedComment(change('REMOVE', { post_id: 'p1' }))).toBeUndefined();
     expect(deletedReportedComment(change('MODIFY', { post_id: 'p1', reported: true, status: 'hidden' }))).toBeUndefined();
-    expect(deletedReportedComment({ kind: 'REMOVE', keys: keys.reportHead('c1'), oldImage: { reported: true }, sequenceNumber: '1' })).toBeUndefined();
+    expect(deletedReportedComment({ kind: 'REMOVE', keys: { ...keys.reportHead('c1') }, oldImage: { reported: true }, sequenceNumber: '1' })).toBeUndefined();
   });
 });
