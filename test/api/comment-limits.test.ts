@@ -130,6 +130,8 @@ describe('exact under races, never a 5xx', () => {
 
 describe('hostile input: the contract 4xx, nothing written', () => {
   it('bodies past 10,000 code points, nulls, arrays; huge, foreign and malformed parents', async () => {
+    // A user of its own: the suites above made comments as carol.
+    const writer = await api.user('hostile');
     const { slug } = await publishedPost(alice);
     const other = await publishedPost(alice);
     const foreign = await comment(bob.api, other.slug, 'On another post');
@@ -154,17 +156,17 @@ describe('hostile input: the contract 4xx, nothing written', () => {
       [{ body: 'ok', parent: `${own.id}#x` }, NO_PARENT],
     ];
     for (const [json, errors] of cases) {
-      const refused = await carol.api.post(commentsPath(slug), { json });
+      const refused = await writer.api.post(commentsPath(slug), { json });
       expect([refused.status, refused.body], JSON.stringify(json).slice(0, 80)).toEqual([400, errors]);
     }
     expect(await totalComments(slug)).toBe(before);
-    expect((await carol.api.get(`/users/detail/${carol.username}/comments`)).body).toEqual([]);
+    expect((await writer.api.get(`/users/detail/${writer.username}/comments`)).body).toEqual([]);
     // 10,000 code points is the most: four bytes each, still one comment.
-    const longest = await carol.api.post(commentsPath(slug), { json: { body: '🎉'.repeat(10_000) } });
+    const longest = await writer.api.post(commentsPath(slug), { json: { body: '🎉'.repeat(10_000) } });
     expect(longest.status).toBe(201);
-    const edit = await carol.api.put(commentPath(longest.body.id), { json: { body: 'x'.repeat(10_001), modified: longest.body.modified } });
+    const edit = await writer.api.put(commentPath(longest.body.id), { json: { body: 'x'.repeat(10_001), modified: longest.body.modified } });
     expect([edit.status, edit.body]).toEqual([400, TOO_LONG]);
-    expect((await carol.api.get(commentPath(longest.body.id))).body.body).toBe('🎉'.repeat(10_000));
+    expect((await writer.api.get(commentPath(longest.body.id))).body.body).toBe('🎉'.repeat(10_000));
     expect(invariantProblems(await settledTable(api.table))).toEqual([]);
   });
 
