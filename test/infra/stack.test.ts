@@ -577,6 +577,14 @@ describe('least privilege', () => {
         'GET /posts/detail/{slug}/favorite',
         'GET /users/detail/{username}/favorites',
         'GET /feed',
+        'GET /posts/detail/{slug}/comments',
+        'GET /posts/detail/{slug}/report',
+        'GET /comments/detail/{id}',
+        'GET /comments/detail/{id}/replies',
+        'GET /comments/detail/{id}/report',
+        'GET /reports',
+        'GET /users/detail/{username}/comments',
+        'GET /users/detail/{username}/suspension',
       ].sort(),
     );
   });
@@ -666,6 +674,19 @@ describe('stream consumer', () => {
         Filters: [
           { Pattern: JSON.stringify({ dynamodb: { Keys: { PK: { S: [{ prefix: 'POST#' }] }, SK: { S: ['POST'] } } } }) },
           { Pattern: JSON.stringify({ eventName: ['REMOVE'], dynamodb: { Keys: { PK: { S: [{ prefix: 'ENTRY#' }] }, SK: { S: ['MINE'] } } } }) },
+          // A reported comment removed, or deleted by its author: its reports go (v1.3).
+          {
+            Pattern: JSON.stringify({
+              eventName: ['REMOVE'],
+              dynamodb: { Keys: { PK: { S: [{ prefix: 'COMMENT#' }] } }, OldImage: { reported: { BOOL: [true] } } },
+            }),
+          },
+          {
+            Pattern: JSON.stringify({
+              eventName: ['MODIFY'],
+              dynamodb: { Keys: { PK: { S: [{ prefix: 'COMMENT#' }] } }, NewImage: { status: { S: ['deleted'] }, reported: { BOOL: [true] } } },
+            }),
+          },
         ],
       },
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueLogicalId(), 'Arn'] } } },
