@@ -15,6 +15,8 @@ const LAYERS = [
   ['lists'],
   ['votes'],
   ['favorites'],
+  ['comments'],
+  ['reports'],
   ['reactions'],
   ['http'],
   ['feed'],

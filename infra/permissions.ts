@@ -106,6 +106,60 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // token and profile in one BatchGetItem (the token alone for a name that cannot exist) || Query of
   // the user's favorites on GSI1; BatchGetItem of the posts (and, for renamed ones, their entries)
   'users/favorites': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
+  // token and post in one BatchGetItem (the token alone for a path that cannot name a post); one
+  // Query of the post's threads partition (a page by number: a keys-only walk of it first)
+  'posts/comments/list': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: [] },
+  // token, post and the head of the comment answered in one BatchGetItem (the token alone for a
+  // path that cannot name a post); TransactWriteItems: ConditionCheck token, the post's mine
+  // entry and the comment answered, Put the comment, its head and a first reply's copy, Update the
+  // post's stats, the thread's item and head, the caller's two rate counters
+  'posts/comments/create': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
+  // token and the comment's head in one BatchGetItem (the token alone for a path that cannot be an
+  // id); the comment and its post's mine entry in one BatchGetItem
+  'comments/detail': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
+  // as comments/detail; TransactWriteItems: ConditionCheck token and the post's mine entry, Update
+  // the comment, its head and the post's stats, Put a first reply's copy
+  'comments/update': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
+  // as comments/detail, with the thread's head || a Query of the thread's first replies;
+  // TransactWriteItems: ConditionCheck token and mine entry, Delete (or Update, a placeholder) the
+  // comment, its head and its copy, Update the thread's item and head (Delete them with a
+  // placeholder's last reply) and the post's stats, Put the next reply's copy and Update its head
+  'comments/delete': { table: ['GetItem', 'BatchGetItem', 'Query', 'DeleteItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem'], indexes: [] },
+  // token and the thread's head in one BatchGetItem; a Query of its replies partition || the
+  // post's mine entry (BatchGetItem)
+  'comments/replies': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: [] },
+  // token and profile in one BatchGetItem (the token alone for a name that cannot exist) || Query of
+  // the user's comments on GSI1; BatchGetItem of their posts' mine entries
+  'users/comments': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
+  // token and post in one BatchGetItem (the token alone for a path that cannot name a post); the
+  // caller's report and the target's item in one BatchGetItem
+  'posts/report/show': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
+  // as posts/report/show; TransactWriteItems: ConditionCheck token, Put report and its head, Update the target's item
+  'posts/report/file': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
+  // token and the comment's head in one BatchGetItem (the token alone for a path that cannot be an
+  // id); the comment, its post's entry, the caller's report and the target's item in one BatchGetItem
+  'comments/report/show': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
+  // as comments/report/show; TransactWriteItems: ConditionCheck token, Put report and its head,
+  // Update the target's item and the comment's head; hiding it: Update the comment and the post's
+  // stats, Put a first reply's copy, ConditionCheck the post's entry
+  'comments/report/file': { table: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
+  // the token || a Query of the open reports on GSI1; BatchGetItem of the targets (comments and
+  // their posts' entries; posts' summaries and stats, a renamed post's entry, summary and stats)
+  'reports/list': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
+  // token and the report's head in one BatchGetItem (the token alone for a path that cannot be an
+  // id); the report, its target's item and the target in one BatchGetItem (a post renamed since:
+  // one more); TransactWriteItems: ConditionCheck token, Update the target's item; a comment's
+  // Update (item, head, post's stats) and Put (a first reply's copy); a post's change as an
+  // update makes it (Put, Delete, Update), with the feeds' removal item
+  'reports/resolve': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'], indexes: [] },
+  // token, the user's profile and credentials in one BatchGetItem (the token alone for a name that cannot exist)
+  'users/suspension/show': { table: ['GetItem', 'BatchGetItem'], indexes: [] },
+  // as users/suspension/show; the user's tokens listed (Query on GSI1); TransactWriteItems:
+  // ConditionCheck the caller's token, Update credentials, profile and the active users' count,
+  // Delete the tokens; BatchWriteItem deletes those beyond one transaction and those the index showed late
+  'users/suspension/suspend': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem', 'BatchWriteItem'], indexes: ['Query'] },
+  // as users/suspension/show; TransactWriteItems: ConditionCheck token, Update credentials, profile and the active users' count
+  'users/suspension/reinstate': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
   // The table's stream consumer (infra/streams.ts), not a route: after a post's deletion, Query of
   // its visits on the table and BatchWriteItem deleting them (lib/reactions/post-removal.ts); after a change
   // of a post's text, in the search table BatchWriteItem of its new postings, checked with a
@@ -113,7 +167,9 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // text, then BatchWriteItem again), conditional DeleteItem of the postings of dropped terms
   // (lib/search/postings.ts). Reading the stream itself is the event source's grant (STREAM_READ_ACTIONS).
   // Also after a deletion: Query and BatchWriteItem of its votes, Query of its favorites and
-  // TransactWriteItems of Delete favorite + Update holder's profile (lib/favorites/favorite.ts).
+  // TransactWriteItems of Delete favorite + Update holder's profile (lib/favorites/favorite.ts);
+  // Query and BatchWriteItem of its comments and reports, and of a deleted comment's reports
+  // (lib/comments/removal.ts, lib/reports/removal.ts).
   'streams/table': { table: ['Query', 'BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'UpdateItem'], indexes: [], search: ['BatchWriteItem', 'DeleteItem'] },
 };
 

@@ -119,6 +119,9 @@ export const CONTEXT_KEYS = {
   loginFailureWindowSeconds: 'loginFailureWindowSeconds',
   signupsPerAddress: 'signupsPerAddress',
   signupWindowSeconds: 'signupWindowSeconds',
+  commentsPerMinute: 'commentsPerMinute',
+  commentsPerDay: 'commentsPerDay',
+  reportsToHide: 'reportsToHide',
   publicReads: 'publicReads',
   publicCacheSeconds: 'publicCacheSeconds',
 } as const satisfies Record<keyof DeploySettings, string>;
@@ -384,6 +387,9 @@ const LIMIT_BOUNDS: Record<LimitSetting, number> = {
   loginFailureWindowSeconds: 86_400,
   signupsPerAddress: 1_000_000,
   signupWindowSeconds: 86_400,
+  commentsPerMinute: 1_000_000,
+  commentsPerDay: 1_000_000,
+  reportsToHide: 1_000,
 };
 
 function retention(key: string, value: unknown): RetentionDays {

@@ -94,6 +94,14 @@ function apiEnvironment(settings: DeploySettings): Record<string, string> {
   };
 }
 
+/**
+ * One permission per function for API Gateway to invoke it from this API (any of its routes), not
+ * one per route: with a route's HEAD and GET apart that halves the permissions, which keeps the
+ * stack under CloudFormation's 500 resources (docs/deploy.md). Only the routes integrated with a
+ * function reach it.
+ */
+const API_SCOPED_PERMISSION = { scopePermissionToRoute: false } as const;
+
 /** How long the on-failure queue keeps the description of a batch the stream consumer gave up on: SQS's most. */
 export const STREAM_FAILURE_RETENTION = Duration.days(14);
 
@@ -153,7 +161,7 @@ export class CommunityPostsStack extends Stack {
       apiName: `${this.stackName}-api`,
       description: 'community-posts REST API',
       createDefaultStage: false,
-      defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback.function),
+      defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback.function, API_SCOPED_PERMISSION),
       corsPreflight: corsPreflight(corsConfiguration(settings.allowedOrigins)),
     });
 
@@ -175,7 +183,7 @@ export class CommunityPostsStack extends Stack {
       this.api.addRoutes({
         path,
         methods: routeMethods(route).map((method) => HttpMethod[method]),
-        integration: new HttpLambdaIntegration(`${functionName(route.handler)}${route.method}Integration`, routeFunction.function),
+        integration: new HttpLambdaIntegration(`${functionName(route.handler)}${route.method}Integration`, routeFunction.function, API_SCOPED_PERMISSION),
       });
     }
     acknowledgeNoAuthorizer(this.api);

@@ -70,8 +70,9 @@ export const DEFAULT_STREAM_CONSUMER: StreamConsumerSettings = {
 
 /**
  * The consumer of the table's stream (functions/streams/table.ts), with the mapping the settings
- * give it. It reacts to posts' text items (the search index) and to the removal of a post's `mine`
- * entry (a deletion's visits, votes and favorites) only, so Lambda's event filter drops every
+ * give it. It reacts to posts' text items (the search index), to the removal of a post's `mine`
+ * entry (a deletion's visits, votes, favorites, comments and reports) and to the deletion of a
+ * reported comment (its reports) only, so Lambda's event filter drops every
  * other record (a post's stats and summary, its other list entries, tokens, profiles, visits)
  * before it costs an invocation: in a burst of creates a batch holds a hundred posts' texts rather
  * than a dozen posts' items. TRIM_HORIZON, so that a new mapping misses nothing still in the stream
@@ -89,6 +90,12 @@ export function tableStreamConsumer(settings: StreamConsumerSettings): StreamEve
     filters: [
       { dynamodb: { Keys: { PK: { S: [{ prefix: keys.post('').PK }] }, SK: { S: [keys.post('').SK] } } } },
       { eventName: ['REMOVE'], dynamodb: { Keys: { PK: { S: [{ prefix: keys.postEntry('', '').PK }] }, SK: { S: [postLists.mine] } } } },
+      // A reported comment's head removed, or made a placeholder's (lib/reactions/comment-removal.ts).
+      { eventName: ['REMOVE'], dynamodb: { Keys: { PK: { S: [{ prefix: keys.commentHead('').PK }] } }, OldImage: { reported: { BOOL: [true] } } } },
+      {
+        eventName: ['MODIFY'],
+        dynamodb: { Keys: { PK: { S: [{ prefix: keys.commentHead('').PK }] } }, NewImage: { status: { S: ['deleted'] }, reported: { BOOL: [true] } } },
+      },
     ],
     parallelizationFactor: settings.streamParallelizationFactor,
     ...(settings.streamMaxRecordAgeSeconds === undefined ? {} : { maximumRecordAgeSeconds: settings.streamMaxRecordAgeSeconds }),

@@ -110,6 +110,9 @@ export const LIMIT_SETTINGS = {
   loginFailureWindowSeconds: { variable: 'LOGIN_FAILURE_WINDOW_SECONDS', fallback: 900 },
   signupsPerAddress: { variable: 'SIGNUPS_PER_ADDRESS', fallback: 10 },
   signupWindowSeconds: { variable: 'SIGNUP_WINDOW_SECONDS', fallback: 3600 },
+  commentsPerMinute: { variable: 'COMMENTS_PER_MINUTE', fallback: 10 },
+  commentsPerDay: { variable: 'COMMENTS_PER_DAY', fallback: 100 },
+  reportsToHide: { variable: 'REPORTS_TO_HIDE', fallback: 3 },
 } as const;
 export type LimitSetting = keyof typeof LIMIT_SETTINGS;
 
@@ -138,6 +141,22 @@ export function loginFailureLimits(): { pair: RateLimitSetting; address: RateLim
 /** Sign-up attempts per source address: SIGNUPS_PER_ADDRESS (default 10) per SIGNUP_WINDOW_SECONDS (3600). */
 export function signupAttemptLimit(): RateLimitSetting {
   return { max: limitSetting('signupsPerAddress'), windowSeconds: limitSetting('signupWindowSeconds') };
+}
+
+/**
+ * Comments a user may create (docs/api.md, Limits): COMMENTS_PER_MINUTE (default 10) per UTC
+ * minute and COMMENTS_PER_DAY (100) per UTC day, fixed windows.
+ */
+export function commentRateLimits(): { minute: RateLimitSetting; day: RateLimitSetting } {
+  return {
+    minute: { max: limitSetting('commentsPerMinute'), windowSeconds: 60 },
+    day: { max: limitSetting('commentsPerDay'), windowSeconds: 86_400 },
+  };
+}
+
+/** Open reports from distinct users that hide a published comment (REPORTS_TO_HIDE, default 3). */
+export function reportsToHide(): number {
+  return limitSetting('reportsToHide');
 }
 
 export const DEFAULT_RETRY_BUDGET_MS = 8000;

@@ -67,6 +67,24 @@ export const ROUTES: readonly Route[] = [
   // Related posts (docs/api.md, Related posts): the published posts sharing the most tags with a post.
   { method: 'GET', path: '/posts/detail/{slug}/related', handler: 'posts/related', access: 'read', publicRead: true, validated: true },
   { method: 'GET', path: '/users/detail/{username}/favorites', handler: 'users/favorites', access: 'read', paged: true, publicRead: true, validated: true },
+  // Comments and their replies (docs/api.md, Comments).
+  { method: 'GET', path: '/posts/detail/{slug}/comments', handler: 'posts/comments/list', access: 'read', paged: true, publicRead: true, validated: true },
+  { method: 'POST', path: '/posts/detail/{slug}/comments', handler: 'posts/comments/create', access: 'read-write' },
+  { method: 'GET', path: '/comments/detail/{id}', handler: 'comments/detail', access: 'read', publicRead: true, validated: true },
+  { method: 'PUT', path: '/comments/detail/{id}', handler: 'comments/update', access: 'read-write' },
+  { method: 'DELETE', path: '/comments/detail/{id}', handler: 'comments/delete', access: 'read-write' },
+  { method: 'GET', path: '/comments/detail/{id}/replies', handler: 'comments/replies', access: 'read', paged: true, publicRead: true, validated: true },
+  { method: 'GET', path: '/users/detail/{username}/comments', handler: 'users/comments', access: 'read', paged: true, publicRead: true, validated: true },
+  // Reports and their moderation (docs/api.md, Reports), and suspensions (Moderators).
+  { method: 'GET', path: '/posts/detail/{slug}/report', handler: 'posts/report/show', access: 'read' },
+  { method: 'POST', path: '/posts/detail/{slug}/report', handler: 'posts/report/file', access: 'read-write' },
+  { method: 'GET', path: '/comments/detail/{id}/report', handler: 'comments/report/show', access: 'read' },
+  { method: 'POST', path: '/comments/detail/{id}/report', handler: 'comments/report/file', access: 'read-write' },
+  { method: 'GET', path: '/reports', handler: 'reports/list', access: 'read', paged: true, validated: true },
+  { method: 'POST', path: '/reports/detail/{id}/resolve', handler: 'reports/resolve', access: 'read-write' },
+  { method: 'GET', path: '/users/detail/{username}/suspension', handler: 'users/suspension/show', access: 'read' },
+  { method: 'POST', path: '/users/detail/{username}/suspension', handler: 'users/suspension/suspend', access: 'read-write' },
+  { method: 'DELETE', path: '/users/detail/{username}/suspension', handler: 'users/suspension/reinstate', access: 'read-write' },
   // The API's own documentation: an index at the API's root URL (links to the rest), the OpenAPI
   // document, and the Swagger UI page with its assets.
   { method: 'GET', path: '', handler: 'docs/index', access: 'none', public: true },

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { positiveSetting } from '#lib/config.ts';
 import { PROJECT_ROOT } from '../infra/api-function.ts';
 import { measureBundles } from './bench/bundles.ts';
+import { measureComments } from './bench/comments.ts';
 import { measureLoad } from './bench/load.ts';
 import { measureOperations } from './bench/operations.ts';
 import { measurePaging } from './bench/paging.ts';
-import { machine, renderOperations, renderPaging, renderReport, renderSearch, writeReport } from './bench/report.ts';
+import { machine, renderComments, renderOperations, renderPaging, renderReport, renderSearch, writeReport } from './bench/report.ts';
 import { measureSearch } from './bench/search.ts';
 import { measureStreamLag } from './bench/stream-lag.ts';
 import { startBenchStack } from './bench/stack.ts';
@@ -18,13 +19,14 @@ const USAGE = `Usage: npm run bench [-- --only <part>]
 
   (no option)     every part; prints the report and writes it into docs/performance.md
   --only operations  part 1 alone (calls, round trips and capacity per operation)
+  --only comments part 1b alone (comments: threads pages at 10 and 10,000 comments, creates)
   --only paging   part 4 alone (paging through 10,000 posts)
   --only search   part 5 alone (search at 1,000, 10,000 and 100,000 posts)
 
 A part run alone prints its section and leaves docs/performance.md as it is.
 Settings (environment): BENCH_CONNECTIONS, BENCH_SECONDS, BENCH_ROUNDS, BENCH_REPEATS, BENCH_IMPORT_RUNS, BENCH_STREAM_RUNS.`;
 
-const PARTS = ['operations', 'paging', 'search'] as const;
+const PARTS = ['operations', 'comments', 'paging', 'search'] as const;
 type Part = (typeof PARTS)[number];
 
 /** The part named by `--only`, or undefined for all of them; exits with the usage on anything else. */
@@ -49,6 +51,9 @@ async function runPart(part: Part): Promise<void> {
     if (part === 'operations') {
       step('calls and capacity per operation');
       section = renderOperations(await measureOperations(stack));
+    } else if (part === 'comments') {
+      step('comments: threads pages at 10 and 10,000 comments, creates');
+      section = renderComments(await measureComments(stack));
     } else if (part === 'paging') {
       step('paging at 10,000 posts');
       section = renderPaging(await measurePaging(stack, repeats), repeats);
@@ -84,6 +89,8 @@ async function main(): Promise<void> {
   try {
     step('calls and capacity per operation');
     const operations = await measureOperations(stack);
+    step('comments: threads pages at 10 and 10,000 comments, creates');
+    const comments = await measureComments(stack);
     step('stream consumer lag');
     const streamLag = await measureStreamLag({ server: stack.server, runs: positiveSetting('BENCH_STREAM_RUNS', 11) });
     step('paging at 10,000 posts');
@@ -96,6 +103,7 @@ async function main(): Promise<void> {
     const bundles = await measureBundles(importRuns);
     results = {
       operations,
+      comments,
       streamLag,
       paging,
       search,

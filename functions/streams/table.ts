@@ -1,3 +1,4 @@
+import { commentRemoval } from '#lib/reactions/comment-removal.ts';
 import { postRemoval } from '#lib/reactions/post-removal.ts';
 import { searchIndexing } from '#lib/search/indexing.ts';
 import { streamConsumer } from '#lib/streams/consumer.ts';
@@ -7,4 +8,4 @@ import { streamConsumer } from '#lib/streams/consumer.ts';
  * turn, in the order of its shard (lib/streams/consumer.ts); a failed record is reported as the
  * batch's item failure, so Lambda retries from it.
  */
-export const handler = streamConsumer([postRemoval, searchIndexing]);
+export const handler = streamConsumer([postRemoval, commentRemoval, searchIndexing]);

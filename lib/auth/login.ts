@@ -49,7 +49,8 @@ export async function login(username: string, password: string, address: string)
   }
   const token = newToken(Number(credentials.id));
   await transactWrite([
-    { write: tx.put(newTokenItem(token, { id: Number(credentials.id), username })) },
+    // A moderator's token says so (lib/auth/moderators.ts): read with the token, never on its own.
+    { write: tx.put(newTokenItem(token, { id: Number(credentials.id), username, moderator: credentials.is_moderator === true })) },
     profileLoginWrite(username, isoTimestamp(), invalidCredentials),
     credentialsUnchangedCheck(username, usable, invalidCredentials),
     clearWrite(counters.pair),

@@ -20,7 +20,15 @@ export interface Caller {
   userId: number;
   username: string;
   token: string;
+  /**
+   * A moderator (docs/api.md, Moderators): read from the token's record with the token itself,
+   * which login writes from the credentials and set-moderator rewrites (lib/auth/moderators.ts).
+   */
+  moderator?: boolean;
 }
+
+/** The token record's attribute that says its user is a moderator. */
+export const MODERATOR_ATTRIBUTE = 'is_moderator';
 
 const ID_DIGITS = 8;
 
@@ -42,7 +50,7 @@ export function isWellFormedToken(token: string): boolean {
 }
 
 /** The stored record of a freshly issued token. */
-export function newTokenItem(token: string, user: { id: number; username: string }): Record<string, unknown> {
+export function newTokenItem(token: string, user: { id: number; username: string; moderator?: boolean }): Record<string, unknown> {
   const micros = nowMicros();
   const created = isoTimestamp(micros);
   return {
@@ -51,6 +59,7 @@ export function newTokenItem(token: string, user: { id: number; username: string
     [INDEXES.lists.sortKey]: listSortKeys.token(created),
     user_id: user.id,
     username: user.username,
+    [MODERATOR_ATTRIBUTE]: user.moderator === true,
     created,
     [TTL_ATTRIBUTE]: epochSeconds(micros) + Math.round(tokenTtlDays() * 86400),
   };
@@ -65,7 +74,7 @@ export function tokenKey(token: string): Key {
 export function callerFromItem(item: Record<string, unknown> | undefined, token: string): Caller | null {
   // DynamoDB deletes expired items only eventually (DynamoDB Local never): check expiry here.
   if (!item || Number(item[TTL_ATTRIBUTE]) <= epochSeconds()) return null;
-  return { userId: Number(item.user_id), username: String(item.username), token };
+  return { userId: Number(item.user_id), username: String(item.username), token, moderator: item[MODERATOR_ATTRIBUTE] === true };
 }
 
 /** The caller a token belongs to; null for an unknown, revoked or expired token. */

@@ -86,7 +86,81 @@ export const keys = {
   userPostTotals: (userId: number): Key => ({ PK: `TOTAL#USERPOSTS#${padCounter(userId)}`, SK: 'TOTAL' }),
   /** Run-time sign-up setting (open or closed), set by the admin CLI. */
   signupSetting: (): Key => ({ PK: 'SETTING#SIGNUP', SK: 'SETTING' }),
+  /**
+   * A comment's head (lib/comments/comment.ts): found by the comment's id alone, it says where the
+   * comment is (its post, its thread, its sort key) and holds its small state, so that a request
+   * naming the id reads it with the token.
+   */
+  commentHead: (id: string): Key => ({ PK: `COMMENT#${id}`, SK: 'COMMENT' }),
+  /** A post's top-level comments, oldest first, each followed by the copies of its first replies (keyed by the post's stable id). */
+  threadsOf: (postId: string): string => `THREADS#${postId}`,
+  thread: (postId: string, sortKey: string): Key => ({ PK: `THREADS#${postId}`, SK: sortKey }),
+  /** The copy of one of a thread's first replies, right after the thread in its post's partition: a page of threads is one Query. */
+  replyPreview: (postId: string, threadSortKey: string, replySortKey: string): Key => ({
+    PK: `THREADS#${postId}`,
+    SK: `${threadSortKey}${PREVIEW_SEPARATOR}${replySortKey}`,
+  }),
+  /** A thread's replies, oldest first, in a partition of their own: a thread's size never weighs on a page of threads. */
+  repliesOf: (threadId: string): string => `REPLIES#${threadId}`,
+  reply: (threadId: string, sortKey: string): Key => ({ PK: `REPLIES#${threadId}`, SK: sortKey }),
+  /**
+   * The reports of one post and of its comments (lib/reports): for each reported target (`target`:
+   * reportTargets) an item of its open reports, and one report per user beside it. Keyed by the
+   * post's stable id, so that a deleted post's reports go with one Query.
+   */
+  reportsOf: (postId: string): string => `REPORTED#${postId}`,
+  reportedTarget: (postId: string, target: string): Key => ({ PK: `REPORTED#${postId}`, SK: target }),
+  report: (postId: string, target: string, userId: number): Key => ({ PK: `REPORTED#${postId}`, SK: `${target}#USER#${padCounter(userId)}` }),
+  /** A report's head: where the report with this id is (resolve names the id alone). */
+  reportHead: (id: string): Key => ({ PK: `REPORT#${id}`, SK: 'REPORT' }),
 };
+
+/** Between a thread's sort key and a reply's in a reply preview's sort key: below every character of a sort key's own. */
+const PREVIEW_SEPARATOR = '#';
+
+/**
+ * The sort keys of a post's threads partition past a thread and the copies of its replies: every
+ * later thread's key is above it (threads' keys all have one length), the copies' are below.
+ */
+export function afterThread(threadSortKey: string): string {
+  return `${threadSortKey}${String.fromCharCode(PREVIEW_SEPARATOR.charCodeAt(0) + 1)}`;
+}
+
+/** Whether a sort key of a threads partition is a thread's (not a reply preview's). */
+export function isThreadSortKey(sortKey: string): boolean {
+  return sortKey.split(PREVIEW_SEPARATOR).length === 2;
+}
+
+/** What a report is about, as the sort keys of a post's reports partition name it. */
+export const reportTargets = {
+  post: 'POST',
+  comment: (commentId: string) => `COMMENT#${commentId}`,
+};
+
+/** The comment a reported target's sort key names (reportTargets.comment), or undefined for a post's. */
+export function parseReportTarget(target: string): { commentId?: string } {
+  const prefix = reportTargets.comment('');
+  return target.startsWith(prefix) ? { commentId: target.slice(prefix.length) } : {};
+}
+
+/** The reports of one target: the sort keys of its users' reports in the post's partition. */
+export function reportsOfTarget(target: string): { from: string; to: string } {
+  return { from: `${target}#USER#`, to: `${target}#USER#\u{10FFFF}` };
+}
+
+/** The comment id of a comment head's key (keys.commentHead), or undefined for any other key: what the stream consumer recognizes. */
+export function parseCommentHead(key: { PK?: unknown; SK?: unknown }): string | undefined {
+  const prefix = keys.commentHead('');
+  const { PK, SK } = key;
+  if (typeof PK !== 'string' || SK !== prefix.SK || !PK.startsWith(prefix.PK) || PK === prefix.PK) return undefined;
+  return PK.slice(prefix.PK.length);
+}
+
+/** The author's user id named by a post's `mine` list entry (its partition, listPartitions.mine). */
+export function mineAuthorId(listPartition: string): number | undefined {
+  const prefix = listPartitions.mine(0).slice(0, -String(padCounter(0)).length);
+  return listPartition.startsWith(prefix) ? Number(listPartition.slice(prefix.length)) : undefined;
+}
 
 /** The search index partition of a term (lib/search/terms.ts). */
 export function termPartition(term: string): string {
@@ -110,6 +184,10 @@ export const listPartitions = {
   mine: (userId: number) => `MINE#${padCounter(userId)}`,
   /** A user's favorites, newest first (by username: the favorites page's path names it). */
   favoritesOf: (username: string) => `FAVORITES#${username}`,
+  /** A user's comments, newest first (by username: the user's comments page's path names it). */
+  commentsOf: (username: string) => `COMMENTS#${username}`,
+  /** The reported targets with open reports, by their newest report (GET /reports). */
+  openReports: 'REPORTS',
 };
 
 /**
@@ -135,6 +213,10 @@ export const listSortKeys = {
   postVotes: (likes: number, created: string, id: string) => `${padCounter(likes)}#${created}#${id}`,
   postActive: (modified: string, created: string, id: string) => `${modified}#${created}#${id}`,
   favorite: (created: string, postId: string) => `${created}#${postId}`,
+  /** A comment's place in its thread or partition, and in its author's list: oldest first by creation, then id. */
+  comment: (created: string, id: string) => `${created}#${id}`,
+  /** A reported target among the open ones: by its newest report. */
+  openReport: (created: string, reportId: string) => `${created}#${reportId}`,
 };
 
 /**

@@ -170,6 +170,32 @@ export async function* partitionPages(
 }
 
 /**
+ * One call: up to `limit` items of one table partition in sort key order (oldest first for the
+ * comments' partitions), from just after `after` when given, strongly consistent unless
+ * `consistent: false`; `keysOnly`: the sort keys alone. And whether the partition goes on.
+ */
+export async function partitionItemsAfter(
+  partition: string,
+  options: { after?: string; limit?: number; consistent?: boolean; keysOnly?: boolean; startKey?: Record<string, unknown> },
+): Promise<{ items: Item[]; next?: Record<string, unknown> }> {
+  const { after, limit, consistent = true, keysOnly = false, startKey } = options;
+  const response = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk > :after',
+      ExpressionAttributeNames: { '#pk': PARTITION_KEY, ...(after === undefined && !keysOnly ? {} : { '#sk': SORT_KEY }) },
+      ExpressionAttributeValues: { ':pk': partition, ...(after === undefined ? {} : { ':after': after }) },
+      ...(keysOnly ? { ProjectionExpression: '#sk' } : {}),
+      ScanIndexForward: true,
+      ConsistentRead: consistent,
+      ...(limit !== undefined ? { Limit: limit } : {}),
+      ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+    }),
+  );
+  return { items: response.Items ?? [], ...(response.LastEvaluatedKey ? { next: response.LastEvaluatedKey } : {}) };
+}
+
+/**
  * One call: the first `limit` items of one table partition, the highest sort key first (those
  * below `below` when given), and whether the partition goes on past them: how a search reads a
  * term's postings, newest post first (lib/search/find.ts).

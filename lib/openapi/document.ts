@@ -8,6 +8,16 @@ import { API_PREFIX, ROUTES, routeMethods, type Route } from '#lib/routes.ts';
 import { MAX_SUFFIXED_SLUG_LENGTH } from '#lib/slugs/rules.ts';
 import { PROFILE_FIELDS, USERNAME_MAX_LENGTH } from '#lib/profiles/profile.ts';
 import { BODY_LIMIT_BYTES, BOOLEAN_TEXT_PATTERN, SCHEMAS, detail, fieldErrors, ref, type Schema } from './schemas.ts';
+import { MODERATORS_ONLY } from '#lib/auth/moderators.ts';
+import { PREVIEW_REPLIES } from '#lib/comments/comment.ts';
+import { NOT_OWNER as NOT_COMMENT_OWNER } from '#lib/comments/delete.ts';
+import { COMMENT_PAGE_SIZES } from '#lib/comments/pages.ts';
+import { CANNOT_HIDE, ONLY_MODERATOR_UNHIDES } from '#lib/comments/update.ts';
+import { DRAFT_COMMENTS, LOCKED_COMMENTS } from '#lib/posts/comment-target.ts';
+import { NOT_REPORTABLE, OWN_COMMENT, OWN_POST } from '#lib/reports/file.ts';
+import { REPORTS_PAGE_SIZE } from '#lib/reports/list.ts';
+import { ALREADY_RESOLVED } from '#lib/reports/resolve.ts';
+import { MODERATOR_NOT_SUSPENDABLE } from '#lib/users/suspension.ts';
 
 // The OpenAPI 3.1 document of the whole API, built from the route table and the modules that
 // enforce the limits, so that it cannot name a route the code lacks or miss one it has. Served at
@@ -155,7 +165,10 @@ const PLATFORM_RESPONSES: JsonObject = {
   '500': responseRef('ServerError'),
 };
 
-const PAGE_PARAMETERS = (list: keyof typeof PAGE_SIZES): JsonObject[] => [
+const PAGE_PARAMETERS = (list: keyof typeof PAGE_SIZES): JsonObject[] => pageParameters(PAGE_SIZES[list]);
+
+/** `page`, `page_size` (at most `max`) and `cursor`. */
+const pageParameters = (max: number): JsonObject[] => [
   {
     name: 'page',
     in: 'query',
@@ -166,15 +179,15 @@ const PAGE_PARAMETERS = (list: keyof typeof PAGE_SIZES): JsonObject[] => [
     name: 'page_size',
     in: 'query',
     description:
-      `Items per page, at most ${PAGE_SIZES[list]} (also the default): a larger number counts as ${PAGE_SIZES[list]}, and a value that is not ` +
+      `Items per page, at most ${max} (also the default): a larger number counts as ${max}, and a value that is not ` +
       'a positive integer of at most 9 digits is ignored (as DRF ignores it), so any value is accepted.',
     schema: {
       anyOf: [
-        { type: 'integer', minimum: 1, maximum: PAGE_SIZES[list], description: 'The items of a page.' },
-        { type: 'string', description: `Anything else: a larger number counts as ${PAGE_SIZES[list]}, any other value is ignored.` },
+        { type: 'integer', minimum: 1, maximum: max, description: 'The items of a page.' },
+        { type: 'string', description: `Anything else: a larger number counts as ${max}, any other value is ignored.` },
       ],
-      default: PAGE_SIZES[list],
-      examples: [20],
+      default: max,
+      examples: [Math.min(20, max)],
     },
   },
   {
@@ -203,6 +216,22 @@ const PATH_PARAMETERS: Record<string, JsonObject> = {
     example: 'hello-world',
   },
   asset: { name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(DOCS_ASSETS) }, example: 'swagger-ui.css' },
+  id: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: "A comment's id. Any value that is not 22 characters of `A–Z a–z 0–9 - _` is answered 404 without a read.",
+    schema: { type: 'string', minLength: 1 },
+    example: '3Jx9QmR2tK7vW1yZ4aB6cQ',
+  },
+};
+
+/** `{id}` of the report paths: a report's id. */
+const REPORT_ID_PARAMETER: JsonObject = {
+  ...PATH_PARAMETERS.id,
+  description:
+    "A report's id. Any value that is not 22 characters of `A–Z a–z 0–9 - _` is answered 404 without a read (403 first to a caller who does not moderate).",
+  example: 'Rp4kZ0vQ9sLm2xT7wN1bYg',
 };
 
 /** `{slug}` of the tag paths: a tag's slug; the example is the tag `POST /tags` creates in its example. */
@@ -227,6 +256,7 @@ const EXAMPLE_PROFILE = {
   linkedin: null,
   github: null,
   birth_date: '1990-04-01',
+  is_moderator: false,
 };
 const EXAMPLE_TAG = { title: 'AWS Lambda', slug: 'lambda', total_posts: 0 };
 const EXAMPLE_POST = {
@@ -245,9 +275,45 @@ const EXAMPLE_POST = {
   rating_dislikes: 0,
   total_visitors: 0,
   total_favorites: 0,
+  total_comments: 0,
+  comments_locked: false,
 };
 
 /** Where the post lists read their parameters. */
+const EXAMPLE_COMMENT = {
+  id: '3Jx9QmR2tK7vW1yZ4aB6cQ',
+  post: 'hello-world',
+  author: 'alice',
+  body: 'Thanks, this helped!',
+  created: '2026-01-05T14:20:00.000001+00:00',
+  modified: '2026-01-05T14:20:00.000001+00:00',
+  edited: false,
+  status: 'published',
+  hidden_by: null,
+  parent: null,
+  in_reply_to: null,
+  total_replies: 0,
+};
+const EXAMPLE_THREAD = { ...EXAMPLE_COMMENT, replies: [] };
+const EXAMPLE_POST_REPORT = {
+  id: 'Rp4kZ0vQ9sLm2xT7wN1bYg',
+  reason: 'spam',
+  note: 'Links to a shop.',
+  reporter: 'bob',
+  created: '2026-01-05T15:00:00.000001+00:00',
+  status: 'open',
+  resolved: null,
+  resolved_by: null,
+  target: { type: 'post', slug: 'hello-world', title: 'Hello World', author: 'alice', publish: true },
+  open_reports: 1,
+};
+const EXAMPLE_COMMENT_REPORT = {
+  ...EXAMPLE_POST_REPORT,
+  reason: 'abuse',
+  note: null,
+  target: { type: 'comment', id: '3Jx9QmR2tK7vW1yZ4aB6cQ', post: 'hello-world', author: 'alice', body: 'Thanks, this helped!', status: 'published' },
+};
+const COMMENT_LIMITS = 'more than `COMMENTS_PER_MINUTE` comments (default 10) in this UTC minute or `COMMENTS_PER_DAY` (100) today';
 const EXAMPLE_VOTE = { vote: 'up', rating_likes: 3, rating_dislikes: 1 };
 const EXAMPLE_FAVORITE = { favorited: true, total_favorites: 2 };
 const LIST_PARAMETER_SOURCES =
@@ -297,7 +363,7 @@ const POST_LIST_PARAMETERS: JsonObject[] = [
 /** What the route table does not say about an operation. */
 interface OperationSpec {
   operationId: string;
-  tag: 'Authentication' | 'Users' | 'Tags' | 'Posts' | 'Votes' | 'Favorites' | 'Documentation';
+  tag: 'Authentication' | 'Users' | 'Tags' | 'Posts' | 'Votes' | 'Favorites' | 'Comments' | 'Reports' | 'Moderation' | 'Documentation';
   summary: string;
   description: string;
   parameters?: JsonObject[];
@@ -310,8 +376,8 @@ interface OperationSpec {
   notFound?: 'NotFound' | 'InvalidPage' | 'NotFoundOrInvalidPage';
   /** The example of its 400 (default: the first field required, or a JSON parse error). */
   badRequestExample?: JsonObject;
-  /** Its 403 text, if owners only. */
-  forbidden?: string;
+  /** Its 403 text, or texts, if owners only. */
+  forbidden?: string | readonly string[];
   /** When its 403 is answered, if not to someone who is not the owner. */
   forbiddenWhen?: string;
   /** Its 409 text. */
@@ -324,18 +390,27 @@ interface OperationSpec {
   readsBody?: boolean;
   /** false: never touches DynamoDB (no 503). */
   database?: boolean;
-  /** Its own 429 with `Retry-After` (the login and sign-up limits: docs/api.md, endpoints 1 and 6a). */
-  throttled?: boolean;
+  /** Its own 429 with `Retry-After` (the login and sign-up limits: docs/api.md, endpoints 1 and 6a), or this response. */
+  throttled?: boolean | JsonObject;
 }
 
 /** A page's 200; `counted`: the list's answers carry its total (docs/api.md, "Totals"). */
-const paged = (list: keyof typeof PAGE_SIZES, item: string, example: unknown, counted = true): Record<string, JsonObject> => ({
-  '200': {
-    description: `A page: a bare JSON array, newest first unless sorted otherwise, at most ${PAGE_SIZES[list]} items.`,
-    headers: { Link: HEADERS.Link, ...(counted ? { 'X-Total-Count': HEADERS['X-Total-Count'] } : {}) },
-    content: json({ type: 'array', maxItems: PAGE_SIZES[list], items: ref(item) }, [example]),
-  },
-});
+const paged = (
+  list: keyof typeof PAGE_SIZES | number,
+  item: string,
+  example: unknown,
+  counted = true,
+  order = 'newest first unless sorted otherwise',
+): Record<string, JsonObject> => {
+  const max = typeof list === 'number' ? list : PAGE_SIZES[list];
+  return {
+    '200': {
+      description: `A page: a bare JSON array, ${order}, at most ${max} items.`,
+      headers: { Link: HEADERS.Link, ...(counted ? { 'X-Total-Count': HEADERS['X-Total-Count'] } : {}) },
+      content: json({ type: 'array', maxItems: max, items: ref(item) }, [example]),
+    },
+  };
+};
 
 /** The body a GET of a list may carry its parameters in (`listParams` of lib/lists/list.ts). */
 const listRequestBody = (schema: string): JsonObject => ({
@@ -383,7 +458,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
     success: {
       '200': {
         description: 'The authentication record.',
-        content: json(ref('AuthRecord'), { id: 1, token: 'caeebe15548e97bbd35e1c539b5fc99877ad6c71', username: 'alice' }),
+        content: json(ref('AuthRecord'), { id: 1, token: 'caeebe15548e97bbd35e1c539b5fc99877ad6c71', username: 'alice', is_moderator: false }),
       },
     },
   },
@@ -558,8 +633,9 @@ const OPERATIONS: Record<string, OperationSpec> = {
     tag: 'Posts',
     summary: 'Create a post',
     description:
-      'A post by the caller. The slug is derived from the title (`-1`, `-2`, ... when taken). `slug`, `author`, `is_featured`, ' +
-      'timestamps and counters in the body are ignored; counters start at 0.',
+      'A post by the caller. The slug is derived from the title (`-1`, `-2`, ... when taken). `slug`, `author`, ' +
+      'timestamps and counters in the body are ignored; counters start at 0. `comments_locked` (default false) closes it to comments; ' +
+      "`is_featured` is a moderator's (a published post only: featuring a draft is a 400), anyone else's is ignored.",
     requestBody: body('The post.', 'PostCreate', 'PostCreateForm', true, {
       title: 'Hello World',
       description: 'First *post*',
@@ -567,7 +643,7 @@ const OPERATIONS: Record<string, OperationSpec> = {
       publish: true,
     }),
     success: { '201': { description: 'The new post.', content: json(ref('Post'), EXAMPLE_POST) } },
-    fields: ['title', 'description', 'tags', 'keywords', 'meta_description', 'publish'],
+    fields: ['title', 'description', 'tags', 'keywords', 'meta_description', 'publish', 'comments_locked', 'is_featured'],
   },
   'posts/detail': {
     operationId: 'getPost',
@@ -604,12 +680,17 @@ const OPERATIONS: Record<string, OperationSpec> = {
       'The author changes any subset of the fields. `tags`, when given, replaces the tag set. A new title re-derives the slug (the old ' +
       'slug then answers 404). `modified` is refreshed. With `modified` (the value the client read), a post changed since then is a 409 and nothing ' +
       'changes; visits, votes and favorites do not change `modified`. Order of checks: authentication, existence and visibility, ownership, ' +
-      'the edit conflict, validation.',
+      'the edit conflict, validation. A moderator may send `is_featured` and `comments_locked` on any post they can see: on ' +
+      "another's, the body holds one of them and none of the author's fields (else 403); a change of these flags alone neither compares " +
+      'nor refreshes `modified`. A post a moderator removed (a report resolved with `remove`) stays a draft: `publish=true` is 403 until ' +
+      '`npm run admin -- restore-post`.',
     requestBody: body('Fields to change.', 'PostUpdate', 'PostUpdateForm', false, { meta_description: 'A first post about AWS Lambda.', tags: 'AWS Lambda' }),
     success: { '200': { description: 'The updated post.', content: json(ref('Post'), EXAMPLE_POST) } },
-    fields: ['title', 'description', 'tags', 'keywords', 'meta_description', 'publish'],
+    fields: ['title', 'description', 'tags', 'keywords', 'meta_description', 'publish', 'comments_locked', 'is_featured'],
     notFound: 'NotFound',
-    forbidden: 'You are not owner of this post!',
+    forbidden: ['You are not owner of this post!', 'A moderator removed this post.'],
+    forbiddenWhen:
+      "Not the owner (a moderator's change of another's post: not only its flags); or `publish=true` on a post a moderator removed. Nothing changes.",
     conflict: 'The post was changed since you read it.',
     conflictWhen: "`modified` was given and is not the post's current `modified`: someone changed it since; nothing changes.",
   },
@@ -617,7 +698,9 @@ const OPERATIONS: Record<string, OperationSpec> = {
     operationId: 'deletePost',
     tag: 'Posts',
     summary: 'Delete your post',
-    description: "The author deletes the post; its tags remain. Another user's draft is 404, their published post 403.",
+    description:
+      "The author (or a moderator) deletes the post; its tags remain, its comments and reports go with it. Another user's draft is 404, " +
+      'their published post 403 (but to a moderator).',
     success: { '204': { description: 'Deleted; no body.' } },
     notFound: 'NotFound',
     forbidden: 'You are not owner of this post!',
@@ -731,6 +814,230 @@ const OPERATIONS: Record<string, OperationSpec> = {
     badRequestExample: VIEW_REFUSED,
     notFound: 'NotFoundOrInvalidPage',
   },
+  'posts/comments/list': {
+    operationId: 'listComments',
+    tag: 'Comments',
+    summary: "List a post's comments",
+    description:
+      `The threads of the post \`{slug}\`, oldest first (by \`created\`, then \`id\`; new threads land on the last page): each top-level comment ` +
+      `with, last, \`replies\`: its first ${PREVIEW_REPLIES} listed replies, oldest first. Each comment as the caller may see it (a placeholder ` +
+      'when deleted or hidden from them). On a draft, only its author reads them (404 to everyone else, moderators too).',
+    parameters: pageParameters(COMMENT_PAGE_SIZES.threads),
+    requestBody: listRequestBody('CommentPageParameters'),
+    success: paged(COMMENT_PAGE_SIZES.threads, 'CommentThread', EXAMPLE_THREAD, false, 'oldest first'),
+    notFound: 'NotFoundOrInvalidPage',
+  },
+  'posts/comments/create': {
+    operationId: 'createComment',
+    tag: 'Comments',
+    summary: 'Comment on a post',
+    description:
+      'A top-level comment on the post `{slug}`, or, with `parent`, a reply: its `in_reply_to` is the comment given, its `parent` that ' +
+      "comment's thread. Checked in this order, the first that holds answering: the post not visible (404), the caller's own draft (403), " +
+      'comments locked (403, moderators too), `body` (400), `parent` unknown, gone or of another post (400), `parent` hidden or a placeholder ' +
+      `(400), the rate limit (429: ${COMMENT_LIMITS}).`,
+    requestBody: body('The comment.', 'CommentCreate', 'CommentCreateForm', true, { body: 'Thanks, this helped!' }),
+    success: { '201': { description: 'The new comment.', content: json(ref('Comment'), EXAMPLE_COMMENT) } },
+    fields: ['body', 'parent'],
+    notFound: 'NotFound',
+    forbidden: [DRAFT_COMMENTS, LOCKED_COMMENTS],
+    forbiddenWhen: "The post is the caller's own draft, or its comments are locked.",
+    throttled: {
+      description: `The caller created ${COMMENT_LIMITS}: \`Retry-After\` is the rest of the window, in seconds.`,
+      headers: { 'Retry-After': HEADERS['Retry-After'] },
+      content: json(detail(), { detail: 'Request was throttled. Expected available in 42 seconds.' }),
+    },
+  },
+  'comments/detail': {
+    operationId: 'getComment',
+    tag: 'Comments',
+    summary: 'Get a comment',
+    description: 'One comment as the caller may see it (a placeholder when deleted, or hidden from them). On a draft, 404 but to its author.',
+    success: { '200': { description: 'The comment.', content: json(ref('Comment'), EXAMPLE_COMMENT) } },
+    notFound: 'NotFound',
+  },
+  'comments/update': {
+    operationId: 'updateComment',
+    tag: 'Comments',
+    summary: 'Edit, hide or show a comment',
+    description:
+      '`body`: its author only, not on a locked post; a new text sets `modified` and `edited`, the same text changes nothing; with ' +
+      "`modified` (the value read), a comment changed since is a 409. `status`: `hidden` or `published`, by moderators and the post's " +
+      'author (who shows again only what they hid); a moderator hiding a hidden comment makes it `hidden_by: moderator`. All or nothing; ' +
+      "checks 401, 404, 403, 409, 400. An empty body is 200 unchanged for its author, moderators and the post's author. A placeholder is 404.",
+    requestBody: body('What to change.', 'CommentUpdate', 'CommentUpdateForm', false, { body: 'Thanks, this helped a lot!' }),
+    success: { '200': { description: 'The comment after the request.', content: json(ref('Comment'), { ...EXAMPLE_COMMENT, edited: true }) } },
+    fields: ['body', 'status'],
+    badRequestExample: { status: ['"deleted" is not a valid choice.'] },
+    notFound: 'NotFound',
+    forbidden: [NOT_COMMENT_OWNER, LOCKED_COMMENTS, CANNOT_HIDE, ONLY_MODERATOR_UNHIDES, DRAFT_COMMENTS],
+    forbiddenWhen: 'The caller may not change what the body names; nothing changes.',
+    conflict: 'The comment was changed since you read it.',
+    conflictWhen: "`body` and `modified` were given and `modified` is not the comment's current one; nothing changes.",
+  },
+  'comments/delete': {
+    operationId: 'deleteComment',
+    tag: 'Comments',
+    summary: 'Delete a comment',
+    description:
+      'By its author or a moderator. A top-level comment with listed replies stays as a placeholder; any other comment is gone (404 ' +
+      'after), and a placeholder goes with its last reply. A placeholder is 404.',
+    success: { '204': { description: 'Deleted; no body.' } },
+    notFound: 'NotFound',
+    forbidden: [NOT_COMMENT_OWNER, DRAFT_COMMENTS],
+  },
+  'comments/replies': {
+    operationId: 'listReplies',
+    tag: 'Comments',
+    summary: "List a thread's replies",
+    description: "The replies of the top-level comment `{id}`, oldest first, with `X-Total-Count` its `total_replies`. A reply's id is 404.",
+    parameters: pageParameters(COMMENT_PAGE_SIZES.replies),
+    requestBody: listRequestBody('CommentPageParameters'),
+    success: paged(
+      COMMENT_PAGE_SIZES.replies,
+      'Comment',
+      { ...EXAMPLE_COMMENT, parent: EXAMPLE_COMMENT.id, in_reply_to: EXAMPLE_COMMENT.id },
+      true,
+      'oldest first',
+    ),
+    notFound: 'NotFoundOrInvalidPage',
+  },
+  'users/comments': {
+    operationId: 'listUserComments',
+    tag: 'Comments',
+    summary: "List a user's comments",
+    description:
+      'The comments of the user `{username}`, newest first: their published ones (hidden ones too, to themselves and moderators) on posts ' +
+      'the caller can see; no placeholders. An unknown user is a 404 `Not found.`.',
+    parameters: pageParameters(COMMENT_PAGE_SIZES.user),
+    requestBody: listRequestBody('CommentPageParameters'),
+    success: paged(COMMENT_PAGE_SIZES.user, 'Comment', EXAMPLE_COMMENT, false),
+    notFound: 'NotFoundOrInvalidPage',
+  },
+  'posts/report/file': {
+    operationId: 'reportPost',
+    tag: 'Reports',
+    summary: 'Report a post',
+    description: "Once per user and post: a new report (201), or the caller's existing one, unchanged (200). Not on one's own post (403).",
+    requestBody: body('The report.', 'ReportInput', 'ReportInputForm', true, { reason: 'spam', note: 'Links to a shop.' }),
+    success: {
+      '200': { description: "The caller's report, filed before; nothing changes.", content: json(ref('Report'), EXAMPLE_POST_REPORT) },
+      '201': { description: 'The new report.', content: json(ref('Report'), EXAMPLE_POST_REPORT) },
+    },
+    fields: ['reason', 'note'],
+    badRequestExample: { reason: ['"boring" is not a valid choice.'] },
+    notFound: 'NotFound',
+    forbidden: OWN_POST,
+    forbiddenWhen: "The post is the caller's own.",
+  },
+  'posts/report/show': {
+    operationId: 'getPostReport',
+    tag: 'Reports',
+    summary: 'Your report on a post',
+    description: "The caller's report on a post they can see; none: 404.",
+    success: { '200': { description: "The caller's report.", content: json(ref('Report'), EXAMPLE_POST_REPORT) } },
+    notFound: 'NotFound',
+  },
+  'comments/report/file': {
+    operationId: 'reportComment',
+    tag: 'Reports',
+    summary: 'Report a comment',
+    description:
+      "Once per user and comment: a new report (201), or the caller's existing one, unchanged (200). Not on one's own comment, nor on a " +
+      'comment that is not published and that the caller did not report before (403). The report that gives a published comment open ' +
+      'reports from `REPORTS_TO_HIDE` users (default 3) hides it (`hidden_by: reports`).',
+    requestBody: body('The report.', 'ReportInput', 'ReportInputForm', true, { reason: 'abuse' }),
+    success: {
+      '200': { description: "The caller's report, filed before; nothing changes.", content: json(ref('Report'), EXAMPLE_COMMENT_REPORT) },
+      '201': { description: 'The new report.', content: json(ref('Report'), EXAMPLE_COMMENT_REPORT) },
+    },
+    fields: ['reason', 'note'],
+    badRequestExample: { reason: ['This field is required.'] },
+    notFound: 'NotFound',
+    forbidden: [OWN_COMMENT, NOT_REPORTABLE, DRAFT_COMMENTS],
+    forbiddenWhen: "The comment is the caller's own, or is not published (and the caller did not report it before), or its post is the caller's draft.",
+  },
+  'comments/report/show': {
+    operationId: 'getCommentReport',
+    tag: 'Reports',
+    summary: 'Your report on a comment',
+    description: "The caller's report on a comment they can see; none (or a deleted comment's): 404.",
+    success: { '200': { description: "The caller's report.", content: json(ref('Report'), EXAMPLE_COMMENT_REPORT) } },
+    notFound: 'NotFound',
+  },
+  'reports/list': {
+    operationId: 'listReports',
+    tag: 'Reports',
+    summary: 'List the open reports',
+    description: 'Moderators only: each target with open reports once, as its newest open report, newest first.',
+    parameters: pageParameters(REPORTS_PAGE_SIZE),
+    requestBody: listRequestBody('CommentPageParameters'),
+    success: paged(REPORTS_PAGE_SIZE, 'Report', EXAMPLE_POST_REPORT, false),
+    notFound: 'InvalidPage',
+    forbidden: MODERATORS_ONLY,
+    forbiddenWhen: 'The caller does not moderate (answered before any other check but the token).',
+  },
+  'reports/resolve': {
+    operationId: 'resolveReport',
+    tag: 'Reports',
+    summary: 'Resolve a report',
+    description:
+      'Moderators only: closes every open report of the target of report `{id}`. `dismiss` shows again a comment its reports hid; ' +
+      '`remove` hides a comment (`hidden_by: moderator`) or unpublishes a post and marks it removed (its author cannot publish it until ' +
+      '`npm run admin -- restore-post`). Checks 401, 403, 404, 409, 400.',
+    requestBody: body('The resolution.', 'ReportResolve', 'ReportResolve', true, { action: 'dismiss' }),
+    success: {
+      '200': {
+        description: 'The report, resolved.',
+        content: json(ref('Report'), {
+          ...EXAMPLE_POST_REPORT,
+          status: 'dismissed',
+          resolved: '2026-01-06T09:00:00.000001+00:00',
+          resolved_by: 'mod',
+          open_reports: 0,
+        }),
+      },
+    },
+    fields: ['action'],
+    badRequestExample: { action: ['"ban" is not a valid choice.'] },
+    notFound: 'NotFound',
+    forbidden: MODERATORS_ONLY,
+    forbiddenWhen: 'The caller does not moderate (answered before the 404).',
+    conflict: ALREADY_RESOLVED,
+    conflictWhen: 'The report was resolved before; nothing changes.',
+  },
+  'users/suspension/show': {
+    operationId: 'getSuspension',
+    tag: 'Moderation',
+    summary: "A user's suspension",
+    description: 'Moderators only: whether the user is suspended (a moderator never is).',
+    success: { '200': { description: 'The suspension state.', content: json(ref('Suspension'), { suspended: false }) } },
+    notFound: 'NotFound',
+    forbidden: MODERATORS_ONLY,
+    forbiddenWhen: 'The caller does not moderate (answered before the 404).',
+  },
+  'users/suspension/suspend': {
+    operationId: 'suspendUser',
+    tag: 'Moderation',
+    summary: 'Suspend a user',
+    description:
+      "Moderators only, idempotent: as `npm run admin -- deactivate-user`: the user's tokens are revoked (401 within about a second), " +
+      'their profile, posts and comments stay. A moderator, oneself included, cannot be suspended (403).',
+    success: { '200': { description: 'The suspension state.', content: json(ref('Suspension'), { suspended: true }) } },
+    notFound: 'NotFound',
+    forbidden: [MODERATORS_ONLY, MODERATOR_NOT_SUSPENDABLE],
+    forbiddenWhen: 'The caller does not moderate (answered before the 404), or the user moderates.',
+  },
+  'users/suspension/reinstate': {
+    operationId: 'reinstateUser',
+    tag: 'Moderation',
+    summary: 'Reinstate a user',
+    description: 'Moderators only, idempotent: as `npm run admin -- reactivate-user` (the old tokens stay revoked).',
+    success: { '200': { description: 'The suspension state.', content: json(ref('Suspension'), { suspended: false }) } },
+    notFound: 'NotFound',
+    forbidden: [MODERATORS_ONLY, MODERATOR_NOT_SUSPENDABLE],
+    forbiddenWhen: 'The caller does not moderate (answered before the 404), or the user moderates.',
+  },
   'docs/index': {
     operationId: 'getApiIndex',
     tag: 'Documentation',
@@ -813,11 +1120,13 @@ function operation(route: Route): JsonObject {
   }
   if (spec.unauthorized) responses['401'] = spec.unauthorized;
   else if (!route.public) responses['401'] = responseRef('Unauthorized');
-  if (spec.forbidden)
+  if (spec.forbidden) {
+    const texts = typeof spec.forbidden === 'string' ? [spec.forbidden] : spec.forbidden;
     responses['403'] = {
       description: spec.forbiddenWhen ?? 'Not the owner; nothing changes.',
-      content: json(detail([spec.forbidden]), { detail: spec.forbidden }),
+      content: json(detail(texts), { detail: texts[0] }),
     };
+  }
   if (spec.notFound) responses['404'] = responseRef(spec.notFound);
   if (spec.conflict)
     responses['409'] = { description: spec.conflictWhen ?? 'Already exists.', content: json(detail([spec.conflict]), { detail: spec.conflict }) };
@@ -828,7 +1137,7 @@ function operation(route: Route): JsonObject {
   }
   if (spec.database !== false) responses['503'] = responseRef('ServiceUnavailable');
   Object.assign(responses, PLATFORM_RESPONSES);
-  if (spec.throttled) responses['429'] = responseRef('Throttled');
+  if (spec.throttled) responses['429'] = spec.throttled === true ? responseRef('Throttled') : spec.throttled;
 
   const parameters = [...pathParameters(route.path), ...(spec.parameters ?? [])];
   return {
@@ -848,6 +1157,7 @@ function operation(route: Route): JsonObject {
 function pathParameters(path: string): JsonObject[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
     if (name === 'slug' && /^\/(tags|posts\/tagged)\//.test(path)) return TAG_SLUG_PARAMETER;
+    if (name === 'id' && path.startsWith('/reports/')) return REPORT_ID_PARAMETER;
     const parameter = PATH_PARAMETERS[name!];
     if (!parameter) throw new Error(`No OpenAPI description of the path parameter {${name}} of ${path}.`);
     return parameter;
@@ -938,7 +1248,8 @@ with one is authenticated as always. Off by default: every operation but the pub
 
 **Lists** are bare JSON arrays. When another page follows, the response carries \`Link: <url>; rel="next"\`;
 follow it rather than counting pages. \`X-Total-Count\` tells how many items the whole list holds (on 200, 304 and \`HEAD\`), on every
-list but a search (a \`q\` that holds a word; on \`/tags\` any \`q\`) and a user's favorites.
+list but a search (a \`q\` that holds a word; on \`/tags\` any \`q\`), a user's favorites, the comment lists but a thread's replies, and
+the open reports.
 
 **Unknown paths and methods.** Any path not listed here answers 404 \`{"detail": "Not found."}\`, whatever the
 method; a listed path with another method answers 405 \`{"detail": "Method \\"X\\" not allowed."}\` with an
@@ -984,6 +1295,22 @@ const DOCUMENT_ORDER = [
   'posts/favorite/remove',
   'posts/related',
   'users/favorites',
+  'posts/comments/list',
+  'posts/comments/create',
+  'comments/detail',
+  'comments/update',
+  'comments/delete',
+  'comments/replies',
+  'users/comments',
+  'posts/report/file',
+  'posts/report/show',
+  'comments/report/file',
+  'comments/report/show',
+  'reports/list',
+  'reports/resolve',
+  'users/suspension/show',
+  'users/suspension/suspend',
+  'users/suspension/reinstate',
   'feed/rss',
   'docs/index',
   'docs/openapi',
@@ -1074,6 +1401,9 @@ export function openApiDocument(serverUrl: string = API_PREFIX): JsonObject {
       { name: 'Posts', description: 'Posts with Markdown bodies; drafts are seen only by their authors.' },
       { name: 'Votes', description: 'One vote per user and post, up or down.' },
       { name: 'Favorites', description: "Posts a user keeps as favorites, and a user's list of them." },
+      { name: 'Comments', description: "Comments on posts, with one level of replies, and a user's list of them." },
+      { name: 'Reports', description: 'Reports of posts and comments, and their resolution by moderators.' },
+      { name: 'Moderation', description: 'What moderators do to users: suspension.' },
       { name: 'Documentation', description: 'The index of the API, this document and its interactive page.' },
       { name: 'CORS', description: "The preflight answers API Gateway gives browsers on every path (the API's CORS settings)." },
     ],

@@ -4,6 +4,10 @@ import { EXCERPT_LENGTH, POST_LIMITS, WORDS_PER_MINUTE } from '#lib/posts/limits
 import { MAX_SLUG_LENGTH, MAX_SUFFIXED_SLUG_LENGTH } from '#lib/slugs/rules.ts';
 import { TAG_TITLE_MAX_LENGTH } from '#lib/tags/tag.ts';
 import { ROUTES } from '#lib/routes.ts';
+import { COMMENT_BODY_MAX, SETTABLE_STATUSES } from '#lib/comments/input.ts';
+import { COMMENT_STATUSES, HIDERS, PREVIEW_REPLIES } from '#lib/comments/comment.ts';
+import { REPORT_NOTE_MAX, RESOLVE_ACTIONS } from '#lib/reports/input.ts';
+import { REPORT_REASONS } from '#lib/reports/report.ts';
 import { PROFILE_SPECS, USERNAME_MAX_LENGTH } from '#lib/profiles/profile.ts';
 import { BOOLEAN_TEXTS, type FieldSpec } from '#lib/validation.ts';
 
@@ -110,6 +114,14 @@ function postInput(form: boolean, partial: boolean): Schema {
       keywords: optionalText(POST_LIMITS.keywords),
       meta_description: optionalText(POST_LIMITS.meta_description),
       publish: booleanField(form ? 'form' : 'json', 'Absent on create: false (a draft).'),
+      comments_locked: booleanField(
+        form ? 'form' : 'json',
+        "No new comments and no edits of comments, for everyone. The author's, and a moderator's on any post they can see. Absent on create: false.",
+      ),
+      is_featured: booleanField(
+        form ? 'form' : 'json',
+        "Moderators only (anyone else's is ignored): features the post (a published one; a draft is 400). A moderator's change of another's post holds this or `comments_locked`, and none of the author's fields.",
+      ),
       ...(partial
         ? {
             modified: {
@@ -203,6 +215,8 @@ function postSchema(view: 'full' | 'summary'): Schema {
     rating_dislikes: { ...counter, description: 'Users who voted the post down.' },
     total_visitors: { ...counter, description: 'Distinct users who opened the post.' },
     total_favorites: { ...counter, description: 'Users who hold the post as a favorite.' },
+    total_comments: { ...counter, description: 'Its published comments, replies included; the same for every caller.' },
+    comments_locked: { type: 'boolean', description: 'No new comments and no edits of comments, for everyone (moderators too).' },
   };
   return {
     ...(view === 'summary'
@@ -238,6 +252,136 @@ export function detail(texts?: readonly string[]): Schema {
     additionalProperties: false,
   };
 }
+
+const ENTITY_ID: Schema = { type: 'string', pattern: '^[A-Za-z0-9_-]{22}$', minLength: 22, maxLength: 22 };
+const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+
+function commentInput(form: boolean, create: boolean): Schema {
+  const body: Schema = {
+    type: 'string',
+    minLength: 1,
+    description: `Markdown: 1 to ${thousands(COMMENT_BODY_MAX)} characters (Unicode code points) once trimmed.`,
+    examples: ['Thanks, this helped!'],
+  };
+  if (create) {
+    const parent: Schema = {
+      description: "The comment answered (one of the post's published comments): the reply goes into its thread. Absent, null or blank: a top-level comment.",
+      ...(form ? { type: 'string', anyOf: [ENTITY_ID, { const: '' }] } : { anyOf: [ENTITY_ID, { type: 'string', const: '' }, { type: 'null' }] }),
+    };
+    return { type: 'object', required: ['body'], properties: { body, parent } };
+  }
+  return {
+    type: 'object',
+    description: "Any of: `body` (its author), `status` (moderators and the post's author), `modified` (compared when `body` is sent).",
+    properties: {
+      body,
+      status: { type: 'string', enum: [...SETTABLE_STATUSES], description: '`hidden` hides it from other readers; `published` shows it again.' },
+      modified: {
+        type: 'string',
+        description: "The comment's `modified` as the client read it: with `body`, when the stored one differs, 409 and nothing changes.",
+        examples: ['2026-01-05T14:20:00.000001+00:00'],
+      },
+    },
+  };
+}
+
+function reportInput(form: boolean): Schema {
+  return {
+    type: 'object',
+    required: ['reason'],
+    properties: {
+      reason: { type: 'string', enum: [...REPORT_REASONS] },
+      note: form
+        ? { type: 'string', maxLength: REPORT_NOTE_MAX, description: 'Optional; blank is none.' }
+        : { type: ['string', 'null'], maxLength: REPORT_NOTE_MAX, description: 'Optional; blank or null is none.' },
+    },
+  };
+}
+
+const COMMENT_PROPERTIES: Record<string, Schema> = {
+  id: ref('CommentId'),
+  post: { ...ref('Slug'), description: "The post's slug now." },
+  author: { type: ['string', 'null'], maxLength: USERNAME_MAX_LENGTH, description: 'Username; null on a placeholder.' },
+  body: { type: 'string', maxLength: COMMENT_BODY_MAX, description: 'Markdown; empty on a placeholder.' },
+  created: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
+  modified: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN, description: 'The last change of `body` (`created` until then).' },
+  edited: { type: 'boolean', description: 'True once `body` has changed.' },
+  status: { type: 'string', enum: [...COMMENT_STATUSES] },
+  hidden_by: { type: ['string', 'null'], enum: [...HIDERS, null], description: 'While hidden: who hid it.' },
+  parent: { ...nullable(ref('CommentId')), description: "A reply's thread (its top-level comment); null for a top-level comment." },
+  in_reply_to: { ...nullable(ref('CommentId')), description: 'A reply: the comment it answers (which may be gone since); null for a top-level comment.' },
+  total_replies: { ...counter, description: 'A top-level comment: its listed (published or hidden) replies; a reply: 0.' },
+};
+
+const COMMENT_SCHEMAS: Record<string, Schema> = {
+  CommentId: { ...ENTITY_ID, description: '22 characters of `A–Z a–z 0–9 - _`, random.', examples: ['3Jx9QmR2tK7vW1yZ4aB6cQ'] },
+  Comment: {
+    type: 'object',
+    description: 'A comment as the caller may see it: a placeholder (author null, body empty) when deleted, or hidden from the caller.',
+    required: Object.keys(COMMENT_PROPERTIES),
+    properties: COMMENT_PROPERTIES,
+    additionalProperties: false,
+  },
+  CommentThread: {
+    type: 'object',
+    description: `A top-level comment with its first ${PREVIEW_REPLIES} listed replies, oldest first (the rest: \`GET /comments/detail/{id}/replies\`).`,
+    required: [...Object.keys(COMMENT_PROPERTIES), 'replies'],
+    properties: { ...COMMENT_PROPERTIES, replies: { type: 'array', maxItems: PREVIEW_REPLIES, items: ref('Comment') } },
+    additionalProperties: false,
+  },
+  CommentCreate: commentInput(false, true),
+  CommentCreateForm: commentInput(true, true),
+  CommentUpdate: commentInput(false, false),
+  CommentUpdateForm: commentInput(true, false),
+  CommentPageParameters: listBody(['page', 'page_size', 'cursor'], 'json'),
+  CommentPageParametersForm: listBody(['page', 'page_size', 'cursor'], 'form'),
+  ReportInput: reportInput(false),
+  ReportInputForm: reportInput(true),
+  ReportResolve: { type: 'object', required: ['action'], properties: { action: { type: 'string', enum: [...RESOLVE_ACTIONS] } } },
+  PostReportTarget: {
+    type: 'object',
+    required: ['type', 'slug', 'title', 'author', 'publish'],
+    properties: {
+      type: { type: 'string', const: 'post' },
+      slug: ref('Slug'),
+      title: { type: 'string', minLength: 1, maxLength: POST_LIMITS.title },
+      author: { type: 'string', maxLength: USERNAME_MAX_LENGTH },
+      publish: { type: 'boolean' },
+    },
+    additionalProperties: false,
+  },
+  CommentReportTarget: {
+    type: 'object',
+    required: ['type', 'id', 'post', 'author', 'body', 'status'],
+    properties: {
+      type: { type: 'string', const: 'comment' },
+      id: ref('CommentId'),
+      post: ref('Slug'),
+      author: COMMENT_PROPERTIES.author!,
+      body: COMMENT_PROPERTIES.body!,
+      status: COMMENT_PROPERTIES.status!,
+    },
+    additionalProperties: false,
+  },
+  Report: {
+    type: 'object',
+    required: ['id', 'reason', 'note', 'reporter', 'created', 'status', 'resolved', 'resolved_by', 'target', 'open_reports'],
+    properties: {
+      id: ref('CommentId'),
+      reason: { type: 'string', enum: [...REPORT_REASONS] },
+      note: { type: ['string', 'null'], maxLength: REPORT_NOTE_MAX },
+      reporter: { type: 'string', maxLength: USERNAME_MAX_LENGTH },
+      created: { type: 'string', format: 'date-time', pattern: POST_TIMESTAMP_PATTERN },
+      status: { type: 'string', enum: ['open', 'dismissed', 'removed'] },
+      resolved: { type: ['string', 'null'], pattern: POST_TIMESTAMP_PATTERN, description: 'When it was resolved; null while open.' },
+      resolved_by: { type: ['string', 'null'], maxLength: USERNAME_MAX_LENGTH, description: 'The moderator who resolved it; null while open.' },
+      target: { oneOf: [ref('PostReportTarget'), ref('CommentReportTarget')] },
+      open_reports: { ...counter, description: "The target's open reports." },
+    },
+    additionalProperties: false,
+  },
+  Suspension: { type: 'object', required: ['suspended'], properties: { suspended: { type: 'boolean' } }, additionalProperties: false },
+};
 
 export const SCHEMAS: Record<string, Schema> = {
   Token: { type: 'string', pattern: '^[0-9a-f]{40}$', description: '40 lowercase hex characters.', examples: ['ab146675a2c6da2b404ba8d5e34d5dc21aa5fa2d'] },
@@ -303,13 +447,18 @@ export const SCHEMAS: Record<string, Schema> = {
   },
   AuthRecord: {
     type: 'object',
-    required: ['id', 'token', 'username'],
-    properties: { id: { type: 'integer', minimum: 1 }, token: ref('Token'), username: { type: 'string', maxLength: USERNAME_MAX_LENGTH } },
+    required: ['id', 'token', 'username', 'is_moderator'],
+    properties: {
+      id: { type: 'integer', minimum: 1 },
+      token: ref('Token'),
+      username: { type: 'string', maxLength: USERNAME_MAX_LENGTH },
+      is_moderator: { type: 'boolean', description: 'Whether the caller moderates (read with the token).' },
+    },
     additionalProperties: false,
   },
   Profile: {
     type: 'object',
-    required: ['user', 'last_login', 'date_joined', 'total_posts', 'total_favorites', 'total_featured_posts', ...Object.keys(PROFILE_SPECS)],
+    required: ['user', 'last_login', 'date_joined', 'total_posts', 'total_favorites', 'total_featured_posts', ...Object.keys(PROFILE_SPECS), 'is_moderator'],
     properties: {
       user: { type: 'string', minLength: 1, maxLength: USERNAME_MAX_LENGTH, description: 'Username.' },
       last_login: {
@@ -330,6 +479,7 @@ export const SCHEMAS: Record<string, Schema> = {
       total_favorites: { ...counter, description: 'Favorites the user holds.' },
       total_featured_posts: { ...counter, description: "The user's published, featured posts." },
       ...profileFields('response'),
+      is_moderator: { type: 'boolean', description: 'Read-only: set by `npm run admin -- set-moderator`.' },
     },
     additionalProperties: false,
   },
@@ -392,6 +542,7 @@ export const SCHEMAS: Record<string, Schema> = {
     properties: { favorited: { type: 'boolean' }, total_favorites: counter },
     additionalProperties: false,
   },
+  ...COMMENT_SCHEMAS,
   ApiIndex: {
     type: 'object',
     description: 'Where the documentation is, and every endpoint.',

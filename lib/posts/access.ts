@@ -4,7 +4,7 @@ import { isVisibleTo, type PostRecord } from './post.ts';
 
 // Who may see and who may change a post, and the version a change was based on.
 
-const NOT_OWNER = 'You are not owner of this post!';
+export const NOT_OWNER = 'You are not owner of this post!';
 
 /** A post the caller may see (published, or their own draft; an anonymous reader, null, only published); 404 otherwise. */
 export function visiblePost(post: PostRecord | undefined, caller: Caller | null): PostRecord {

@@ -27,7 +27,11 @@ export function entrySortKeys(post: PostRecord): Record<string, string> {
   };
 }
 
-/** Every entry item of the post in its current state. */
+/**
+ * Every entry item of the post in its current state. The `mine` entry, which lives exactly as long
+ * as the post and is keyed by its id, also says whether its comments are locked: what a comment's
+ * write, which finds its post by id, checks in its transaction (lib/posts/comment-target.ts).
+ */
 export function postEntries(post: PostRecord): Item[] {
   const sortKeys = entrySortKeys(post);
   return listsOf(post).map(([list, partition]) => ({
@@ -38,5 +42,6 @@ export function postEntries(post: PostRecord): Item[] {
     post_id: post.id,
     is_featured: post.is_featured,
     publish: post.publish,
+    ...(list === postLists.mine ? { comments_locked: post.comments_locked } : {}),
   }));
 }

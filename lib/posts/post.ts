@@ -34,6 +34,17 @@ export interface PostRecord {
   rating_dislikes: number;
   total_visitors: number;
   total_favorites: number;
+  /** Its published comments, replies included (lib/comments): changed by ADD in each comment's transaction, never counted. */
+  total_comments: number;
+  /** No new comments and no edits of comments (docs/api.md, Comments): set by the author or a moderator. */
+  comments_locked: boolean;
+  /** A moderator removed it (a report resolved with `remove`): it stays a draft until `npm run admin -- restore-post`. */
+  removed: boolean;
+  /**
+   * The sort key of the post's newest thread (lib/comments/comment.ts): a new thread's must come
+   * after it, so that threads commit in the order they are listed and a cursor never skips one.
+   */
+  last_thread?: string;
   /** Bumped by every write, counts included; writes are conditioned on the version they read. */
   version: number;
   /**
@@ -73,6 +84,9 @@ export function newPost(author: Caller, input: PostInput, slug: { slug: string; 
     rating_dislikes: 0,
     total_visitors: 0,
     total_favorites: 0,
+    total_comments: 0,
+    comments_locked: input.comments_locked ?? false,
+    removed: false,
     version: 1,
     text_version: 1,
   };
@@ -88,28 +102,37 @@ export function postKeys(slug: string): Key[] {
   return [keys.post(slug), keys.postStats(slug)];
 }
 
-const COUNTERS = ['rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites'] as const;
+const COUNTERS = ['rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites', 'total_comments'] as const;
+/**
+ * The post's state beside its counters, on the stats item too: what comments and moderators
+ * change (a lock, a removal, the newest thread) never rewrites the text.
+ */
+const STATS_FIELDS = ['comments_locked', 'removed', 'last_thread'] as const;
 
-/** The text item: every field but the counters and the version. */
+/** The text item: every field but the counters, the stats' fields and the version. */
 export function postTextItem(post: PostRecord): Item {
   const text: Item = { ...keys.post(post.slug), ...post };
-  for (const name of [...COUNTERS, 'version', 'summary']) delete text[name];
+  for (const name of [...COUNTERS, ...STATS_FIELDS, 'version', 'summary']) delete text[name];
   return text;
 }
 
-/** The stats item: the counters and the version, with the post's id to tell a reused slug apart. */
+/** The stats item: the counters, the stats' fields and the version, with the post's id to tell a reused slug apart. */
 export function postStatsItem(post: PostRecord): Item {
   return {
     ...keys.postStats(post.slug),
     post_id: post.id,
     ...Object.fromEntries(COUNTERS.map((name) => [name, post[name]])),
+    comments_locked: post.comments_locked,
+    // Absent unless set: a post is rarely removed, and no thread yet has no newest.
+    ...(post.removed ? { removed: true } : {}),
+    ...(post.last_thread !== undefined ? { last_thread: post.last_thread } : {}),
     version: post.version,
     text_version: post.text_version,
   };
 }
 
-/** What a post's text item holds: the post without the counters of its stats item. */
-export type PostText = Omit<PostRecord, 'rating_likes' | 'rating_dislikes' | 'total_visitors' | 'total_favorites' | 'version'>;
+/** What a post's text item holds: the post without the counters and the fields of its stats item. */
+export type PostText = Omit<PostRecord, (typeof COUNTERS)[number] | (typeof STATS_FIELDS)[number] | 'version'>;
 
 /** The fields of a post's text item (as read, or as a stream image carries it). */
 export function postTextFromItem(text: Item): PostText {
@@ -143,6 +166,10 @@ export function postFromItems(text: Item | undefined, stats: Item | undefined): 
     rating_dislikes: Number(stats.rating_dislikes ?? 0),
     total_visitors: Number(stats.total_visitors ?? 0),
     total_favorites: Number(stats.total_favorites ?? 0),
+    total_comments: Math.max(0, Number(stats.total_comments ?? 0)),
+    comments_locked: stats.comments_locked === true,
+    removed: stats.removed === true,
+    ...(typeof stats.last_thread === 'string' ? { last_thread: stats.last_thread } : {}),
     version: Number(stats.version ?? 0),
   };
 }
@@ -186,6 +213,8 @@ export function postToApi(post: PostRecord) {
     rating_dislikes: post.rating_dislikes,
     total_visitors: post.total_visitors,
     total_favorites: post.total_favorites,
+    total_comments: post.total_comments,
+    comments_locked: post.comments_locked,
   };
 }
 

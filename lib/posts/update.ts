@@ -1,7 +1,7 @@
 import { tokenStillValid, type Caller } from '#lib/auth/tokens.ts';
 import { readForAttempt, type BatchResult } from '#lib/db/batch.ts';
 import { keys, type Key } from '#lib/db/keys.ts';
-import { Conflict, ValidationError } from '#lib/errors.ts';
+import { Conflict, PermissionDenied, ValidationError } from '#lib/errors.ts';
 import { withRetries } from '#lib/retry.ts';
 import { candidateKeys, firstFreeSlug } from '#lib/slugs/free-slug.ts';
 import { couldBeSlug } from '#lib/slugs/rules.ts';
@@ -10,10 +10,10 @@ import { SlugContention } from '#lib/slugs/tickets.ts';
 import { resolveTags, tagKeys } from '#lib/tags/resolve.ts';
 import { isoTimestamp } from '#lib/time.ts';
 import type { Input } from '#lib/validation.ts';
-import { ownedPost } from './access.ts';
+import { NOT_OWNER, visiblePost } from './access.ts';
 import { commitPostChange } from './changes.ts';
 import { summaryOf } from './summarize.ts';
-import { parsePostInput, type PostInput } from './input.ts';
+import { featuredRequest, parsePostInput, POST_CONTENT_FIELDS, sends, type PostInput } from './input.ts';
 import { POST_SLUG_WINDOW } from './limits.ts';
 import { postToChange, postKeys, type PostRecord } from './post.ts';
 
@@ -27,7 +27,12 @@ export interface PostUpdate {
    * post as it was then. Absent (or null): to the post as it is.
    */
   modified?: string;
+  /** Which fields the body names, valid or not: an author's (content), or a moderator's flags. */
+  sent: { content: boolean; featured: boolean; locked: boolean };
 }
+
+/** The 403 of publishing a post a moderator removed (until `npm run admin -- restore-post`). */
+export const REMOVED_BY_MODERATOR = 'A moderator removed this post.';
 
 /** The 409 of an edit based on a version of the post that is no longer its current one. */
 export class EditConflict extends Conflict {
@@ -44,12 +49,30 @@ function expectedModified({ data }: Input): { modified?: string } {
 
 export function parseUpdate(body: Input): PostUpdate {
   const expected = expectedModified(body);
+  const sent = {
+    content: POST_CONTENT_FIELDS.some((field) => sends(body, field)),
+    featured: sends(body, 'is_featured'),
+    locked: sends(body, 'comments_locked'),
+  };
   try {
-    return { input: parsePostInput(body, { partial: true }), ...expected };
+    return { input: parsePostInput(body, { partial: true }), ...expected, sent };
   } catch (error) {
-    if (error instanceof ValidationError) return { input: {}, invalid: error, ...expected };
+    if (error instanceof ValidationError)
+      return { input: sends(body, 'is_featured') ? { is_featured: { sent: body.data.is_featured } } : {}, invalid: error, ...expected, sent };
     throw error;
   }
+}
+
+/**
+ * The post if the caller may change it as the body asks: its author anything; a moderator another's
+ * post only its flags (is_featured, comments_locked), and none of an author's fields. 404 when
+ * unseen, else 403.
+ */
+function changeablePost(stored: PostRecord | undefined, caller: Caller, { sent }: PostUpdate): PostRecord {
+  const post = visiblePost(stored, caller);
+  if (post.author === caller.username) return post;
+  if (caller.moderator && !sent.content && (sent.featured || sent.locked)) return post;
+  throw new PermissionDenied(NOT_OWNER);
 }
 
 /**
@@ -69,7 +92,8 @@ function applyUpdate(
   before: PostRecord,
   input: PostInput,
   rename: { slug: string; slugBase: string },
-  tags?: Awaited<ReturnType<typeof resolveTags>>,
+  tags: Awaited<ReturnType<typeof resolveTags>> | undefined,
+  flags: { featured?: boolean; touches: boolean },
 ): PostRecord {
   return {
     ...before,
@@ -79,9 +103,12 @@ function applyUpdate(
     ...(input.meta_description !== undefined ? { meta_description: input.meta_description } : {}),
     ...(input.publish !== undefined ? { publish: input.publish } : {}),
     ...(tags ? { tags: tags.tags.map((tag) => tag.title), tag_slugs: tags.tags.map((tag) => tag.slug) } : {}),
+    ...(input.comments_locked !== undefined ? { comments_locked: input.comments_locked } : {}),
+    ...(flags.featured !== undefined ? { is_featured: flags.featured } : {}),
     slug: rename.slug,
     slug_base: rename.slugBase,
-    modified: isoTimestamp(),
+    // A change of the flags alone is no edit of the post: `modified` stays.
+    modified: flags.touches ? isoTimestamp() : before.modified,
     version: before.version + 1,
   };
 }
@@ -94,14 +121,20 @@ function applyUpdate(
  * validation), and the transaction's write of the text holds the same comparison: of two editors
  * of one version, the second's transaction fails, and its retry answers the 409.
  */
-export function updatePost(caller: Caller, slug: string, { input, invalid, modified }: PostUpdate, read: BatchResult): Promise<PostRecord> {
+export function updatePost(caller: Caller, slug: string, update: PostUpdate, read: BatchResult): Promise<PostRecord> {
+  const { input, invalid, sent } = update;
+  // Flags alone (a moderator's is_featured, or comments_locked) neither compare nor refresh `modified`.
+  const flagsOnly = !sent.content && ((caller.moderator === true && sent.featured) || sent.locked);
+  const modified = flagsOnly ? undefined : update.modified;
   const base = input.title !== undefined ? slugify(input.title) : undefined;
   const contention = new SlugContention('post');
   return withRetries(async (attempt) => {
     const current = await readForAttempt(attempt, read);
-    const before = ownedPost(postToChange(current, slug), caller);
+    const before = changeablePost(postToChange(current, slug), caller, update);
+    if (input.publish === true && before.removed) throw new PermissionDenied(REMOVED_BY_MODERATOR);
     if (modified !== undefined && modified !== before.modified) throw new EditConflict();
-    if (invalid) throw invalid;
+    const featured = caller.moderator ? featuredRequest(input, input.publish ?? before.publish) : undefined;
+    if (invalid || featured?.error) throw new ValidationError({ ...invalid?.fields, ...(featured?.error ? { is_featured: [featured.error] } : {}) });
     const rename = { slug: before.slug, slugBase: before.slug_base };
     if (base !== undefined && base !== before.slug_base) {
       rename.slug = await firstFreeSlug({
@@ -115,7 +148,7 @@ export function updatePost(caller: Caller, slug: string, { input, invalid, modif
       rename.slugBase = base;
     }
     const tags = input.tags ? await resolveTags(input.tags, current) : undefined;
-    const after = applyUpdate(before, input, rename, tags);
+    const after = applyUpdate(before, input, rename, tags, { ...(featured?.value !== undefined ? { featured: featured.value } : {}), touches: !flagsOnly });
     await contention.claim(
       commitPostChange({
         before,

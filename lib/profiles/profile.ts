@@ -38,6 +38,8 @@ export function profileToApi(item: Item) {
     total_favorites: Number(item.total_favorites ?? 0),
     total_featured_posts: Number(item.total_featured_posts ?? 0),
     ...Object.fromEntries(PROFILE_FIELDS.map((field) => [field, nullable(item[field])])),
+    // Read-only: set by `npm run admin -- set-moderator` (lib/auth/moderators.ts).
+    is_moderator: item.is_moderator === true,
   };
 }
 

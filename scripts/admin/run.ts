@@ -3,11 +3,13 @@ import { AccountError } from '#lib/auth/account.ts';
 import { createUser } from '#lib/auth/create-account.ts';
 import { deactivateUser } from '#lib/auth/deactivate.ts';
 import { reactivateUser } from '#lib/auth/reactivate.ts';
+import { setModerator } from '#lib/auth/moderators.ts';
 import { setPassword } from '#lib/auth/set-password.ts';
 import { awsRegion, dynamodbEndpoint, reindexWritesPerSecond, searchTableName, signupClosedByDeployment, tableName } from '#lib/config.ts';
 import { localSettings, useAwsEndpoint, useDefaults } from '../local/settings.ts';
 import { NotFound } from '#lib/errors.ts';
 import { DraftNotFeatured, setFeatured } from '#lib/posts/feature.ts';
+import { restorePost } from '#lib/posts/restore.ts';
 import { DEFAULT_REINDEX_WRITES_PER_SECOND, reindex } from '#lib/search/reindex.ts';
 import { setSignupClosed } from '#lib/users/signup-setting.ts';
 import { progressReporter } from './progress.ts';
@@ -33,6 +35,11 @@ Commands:
   open-signup                 accept sign-ups again (unless the deployment sets SIGNUP=closed)
   feature-post --slug S [--off]
                               mark a published post as featured (or not, with --off)
+  set-moderator --username U [--off]
+                              make the user a moderator (or not, with --off): at once for new
+                              logins, within seconds for the tokens the user holds
+  restore-post --slug S       lift a moderator's removal of a post (a report resolved with
+                              remove); it stays a draft until its author publishes it
   reindex [--writes-per-second N] [--restart]
                               rebuild the search index from the table, beside the running
                               API: resumes an unfinished rebuild unless --restart; writes at
@@ -165,6 +172,23 @@ export async function run(argv: string[]): Promise<string> {
       } catch (error) {
         if (error instanceof NotFound) throw new AccountError(`There is no post "${slug}".`);
         if (error instanceof DraftNotFeatured) throw new AccountError(error.message);
+        throw error;
+      }
+    }
+    case 'set-moderator': {
+      const username = required(values.username, '--username');
+      await setModerator(username, !values.off);
+      return `"${username}" is ${values.off ? 'no longer a moderator' : 'a moderator'}.`;
+    }
+    case 'restore-post': {
+      const slug = required(values.slug, '--slug');
+      try {
+        const restored = await restorePost(slug);
+        return restored
+          ? `Post "${slug}" is restored: its author may publish it again (it stays a draft until then).`
+          : `Post "${slug}" was not removed by a moderator; nothing changed.`;
+      } catch (error) {
+        if (error instanceof NotFound) throw new AccountError(`There is no post "${slug}".`);
         throw error;
       }
     }

@@ -15,6 +15,8 @@ export const END_MARKER = '<!-- bench:end -->';
 
 export interface BenchResults {
   operations: OperationUsage[];
+  /** Part 1b (scripts/bench/comments.ts). */
+  comments: OperationUsage[];
   streamLag: StreamLagResult;
   bundles: { floor: BundleFigures; functions: BundleFigures[] };
   importRuns: number;
@@ -43,6 +45,7 @@ export function renderReport(r: BenchResults): string {
   push(`Run of ${r.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC (${Math.round(r.seconds)} s) on ${machine()}.`, '');
 
   push(...renderOperations(r.operations));
+  push(...renderComments(r.comments));
 
   const lag = r.streamLag;
   push(
@@ -161,6 +164,32 @@ export function renderOperations(operations: BenchResults['operations']): string
   };
   bySize('post detail, first visit', 1, 90, 'A first visit (a count never rewrites the text)');
   for (const what of ['vote up', 'vote switch', 'favorite', 'unfavorite']) bySize(what, 1, 300, `${what[0]!.toUpperCase()}${what.slice(1)}`);
+  lines.push('');
+  return lines;
+}
+
+export function renderComments(comments: BenchResults['comments']): string[] {
+  const lines = [
+    '### 1b. Comments (v1.3 §6)',
+    '',
+    "A page of threads reads the post's threads partition once (its threads with the copies of their first 3 replies, " +
+      "at most 20 × 4 + 1 items): what it reads grows with the comments returned, not with the post's comments.",
+    '',
+    '| operation | status | calls | round trips | which | RCU | WCU | body bytes |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const op of comments)
+    lines.push(
+      `| ${op.operation} | ${op.status} | ${op.totalCalls} | ${op.rounds} | ${calls(op)} | ${fixed(op.rcu, 1)} | ${fixed(op.wcu, 1)} | ${count(op.bytes)} |`,
+    );
+  const [ten, large] = ['10', '10,000'].map((size) => comments.find((op) => op.operation === `comments: threads page, post of ${size} comments`));
+  if (ten && large) {
+    lines.push(
+      '',
+      `A page of threads: ${fixed(ten.rcu, 1)} RCU on a post of 10 comments (${ten.rounds} round trips), ${fixed(large.rcu, 1)} RCU for its 20 threads ` +
+        `and their first replies on a post of 10,000 (${large.rounds} round trips).`,
+    );
+  }
   lines.push('');
   return lines;
 }

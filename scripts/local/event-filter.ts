@@ -4,13 +4,13 @@ import type { EventFilterPattern } from '../../infra/streams.ts';
 // as the stream poller applies it to each record before a batch is built: a record is delivered
 // when it matches one of the mapping's patterns (or when there are none). A pattern is an object
 // whose leaves are lists of rules; a field matches a list when it matches one rule of it. Only the
-// rules the stack uses are played here: an exact string or number, and `{ "prefix": ... }`. Any
+// rules the stack uses are played here: an exact string, number or boolean, and `{ "prefix": ... }`. Any
 // other rule is an error when the poller starts, not a record silently let through.
 
-type Rule = string | number | { prefix: string };
+type Rule = string | number | boolean | { prefix: string };
 
 function isRule(rule: unknown): rule is Rule {
-  if (typeof rule === 'string' || typeof rule === 'number') return true;
+  if (typeof rule === 'string' || typeof rule === 'number' || typeof rule === 'boolean') return true;
   return typeof rule === 'object' && rule !== null && Object.keys(rule).length === 1 && typeof (rule as { prefix?: unknown }).prefix === 'string';
 }
 

@@ -55,6 +55,35 @@ function resolveSecretReference(variable: string, value: string): string {
   return local;
 }
 
+/** A policy of the template: its logical id, the roles it is attached to (by logical id) and its statements. */
+export interface TemplatePolicy {
+  id: string;
+  roles: string[];
+  statements: Json[];
+}
+
+/**
+ * Every policy of the template that roles hold: the AWS::IAM::Policy resources and the inline
+ * policies of the roles themselves (infra/api-function.ts InlinePolicyRole puts a function's there).
+ */
+export function templatePolicies(resources: Record<string, Json>): TemplatePolicy[] {
+  const policies: TemplatePolicy[] = [];
+  for (const [id, resource] of Object.entries(resources)) {
+    if (resource.Type === 'AWS::IAM::Policy') {
+      policies.push({
+        id,
+        roles: (resource.Properties.Roles as Json[]).map((role) => role.Ref as string),
+        statements: resource.Properties.PolicyDocument.Statement,
+      });
+    } else if (resource.Type === 'AWS::IAM::Role') {
+      for (const inline of (resource.Properties.Policies ?? []) as Json[]) {
+        policies.push({ id: `${id}.${inline.PolicyName}`, roles: [id], statements: inline.PolicyDocument.Statement });
+      }
+    }
+  }
+  return policies;
+}
+
 export function templateDeployment(options: TemplateDeploymentOptions): Deployment {
   const template = readTemplate(options.cdkOut, options.stackName);
   const resources = template.Resources as Record<string, Json>;
@@ -85,15 +114,15 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
 
   // Each role's DynamoDB statements (log group grants and the like are not DynamoDB's business).
   const statementsByRole = new Map<string, PolicyStatement[]>();
-  for (const [, policy] of ofType('AWS::IAM::Policy')) {
-    for (const statement of policy.Properties.PolicyDocument.Statement as Json[]) {
+  for (const policy of templatePolicies(resources)) {
+    for (const statement of policy.statements) {
       const actions = ([] as string[]).concat(statement.Action);
       if (statement.Effect !== 'Allow' || !actions.some((action) => action.startsWith('dynamodb:'))) continue;
       const resourceList = ([] as unknown[]).concat(statement.Resource);
-      for (const role of policy.Properties.Roles as Json[]) {
-        const list = statementsByRole.get(role.Ref) ?? [];
+      for (const role of policy.roles) {
+        const list = statementsByRole.get(role) ?? [];
         list.push({ actions, resources: resourceList.map(resolve) });
-        statementsByRole.set(role.Ref, list);
+        statementsByRole.set(role, list);
       }
     }
   }

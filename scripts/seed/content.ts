@@ -149,7 +149,41 @@ export interface DemoPost {
   favoriters: string[];
   /** Edited once after its creation, so that sort=active differs from sort=newest. */
   edited: boolean;
+  /** Its threads (v1.3), oldest first, each with its replies; none on most posts. */
+  comments: DemoThread[];
+  /** Its author locks its comments once they are written. */
+  commentsLocked: boolean;
 }
+
+export interface DemoComment {
+  author: string;
+  body: string;
+}
+
+export interface DemoThread extends DemoComment {
+  replies: DemoComment[];
+}
+
+/** The moderator among the demo users (`set-moderator`): reports and the moderation page need one. */
+export const DEMO_MODERATOR = 'margaret';
+
+const COMMENT_LINES = [
+  'Thanks, this is exactly the checklist I was looking for.',
+  'Did you measure the cold starts before and after?',
+  'We hit the same problem last month; the **second** fix worked for us.',
+  'Small nit: the table in the third section has the steps in another order.',
+  'How does this hold up with ten times the traffic?',
+  'Bookmarked. The part about the edges is so true.',
+  'I would add one step: write down what you decided *not* to do.',
+  'Great write-up, and the numbers make it convincing.',
+];
+const REPLY_LINES = [
+  'Yes: about a third faster, details in the follow-up.',
+  'Good catch, fixed.',
+  'Same here, thanks for confirming.',
+  'It holds; the limit is elsewhere, see the scale notes.',
+  'Agreed, adding it.',
+];
 
 const SENTENCES = [
   'The short version: measure first, then change one thing at a time.',
@@ -201,6 +235,10 @@ export function demoPosts(): DemoPost[] {
   const random = randomSource(20260105);
   // Votes, favorites and edits come from a stream of their own: the other fields stay as they were.
   const reactions = randomSource(20261113);
+  // Comments too (v1.3), from a third stream.
+  const talk = randomSource(20261128);
+  let turns = 0;
+  const turn = () => turns++;
   const usernames = DEMO_USERS.map((user) => user.username);
   const posts: DemoPost[] = [];
   let n = 0;
@@ -225,8 +263,27 @@ export function demoPosts(): DemoPost[] {
         votes: Object.fromEntries(usernames.filter((name) => name !== author && reactions() < 0.5).map((name) => [name, reactions() < 0.75 ? 'up' : 'down'])),
         favoriters: usernames.filter(() => reactions() < 0.2),
         edited: n % 11 !== 0 && n % 7 === 3,
+        comments: n % 8 === 1 && n % 11 !== 0 ? demoThreads(talk, author, usernames, turn) : [],
+        commentsLocked: n === 9,
       });
     }
   }
   return posts;
+}
+
+/**
+ * One or two threads by users other than the author, with up to two replies each (the author
+ * answers first). `turn` rotates the other writers, so that no demo user writes more than the
+ * comments' rate limit allows in the minute a seed takes (docs/api.md: 10).
+ */
+function demoThreads(random: () => number, author: string, usernames: string[], turn: () => number): DemoThread[] {
+  const others = usernames.filter((name) => name !== author);
+  return Array.from({ length: 1 + Math.floor(random() * 2) }, () => ({
+    author: others[turn() % others.length]!,
+    body: pick(random, COMMENT_LINES),
+    replies: Array.from({ length: Math.floor(random() * 3) }, (_, i) => ({
+      author: i === 0 ? author : others[turn() % others.length]!,
+      body: pick(random, REPLY_LINES),
+    })),
+  }));
 }

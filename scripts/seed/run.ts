@@ -4,7 +4,8 @@ import { dynamodbEndpoint, tableName } from '#lib/config.ts';
 import { getPost } from '#lib/posts/get.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
 import { slugify } from '#lib/slugs/slugify.ts';
-import { DEMO_TAGS, DEMO_USERS, demoPosts, type DemoPost } from './content.ts';
+import { setModerator } from '#lib/auth/moderators.ts';
+import { DEMO_MODERATOR, DEMO_TAGS, DEMO_USERS, demoPosts, type DemoPost } from './content.ts';
 
 // `npm run seed`: fills the running local stack with demo data. Accounts and featured flags have
 // no endpoint, so they are written with the same library code the admin CLI uses; tags, posts,
@@ -30,6 +31,8 @@ export interface SeedReport {
   visits: number;
   votes: number;
   favorites: number;
+  comments: { total: number; created: number; posts: number };
+  moderator: string;
   /** Problems that did not stop the run (e.g. a slug taken by someone else's post). */
   warnings: string[];
 }
@@ -58,6 +61,19 @@ async function call(apiUrl: string, method: string, path: string, options: { tok
   }
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+/**
+ * A request the comments' rate limit may refuse (429: a user writes at most COMMENTS_PER_MINUTE a
+ * minute): sent again after the Retry-After it names.
+ */
+async function withinRateLimit(send: () => Promise<Answer>): Promise<Answer> {
+  for (;;) {
+    const answer = await send();
+    if (answer.status !== 429) return answer;
+    const wait = Number(/in (\d+) second/.exec(String(answer.body?.detail))?.[1] ?? 1);
+    await new Promise((done) => setTimeout(done, Math.min(wait, 60) * 1000));
+  }
 }
 
 function expectStatus(answer: Answer, wanted: number[], what: string): void {
@@ -193,6 +209,36 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
       expectStatus(await api('PUT', `/posts/detail/${slug}`, { token: tokenOf(post.author), json: { publish: true } }), [200], `Edit of "${post.title}"`);
     }
 
+    // The moderator (an admin command, as set-moderator), then the comments: a post's threads and
+    // their replies through the API, on the posts that have none yet; then a lock on one of them.
+    progress('moderator and comments');
+    await setModerator(DEMO_MODERATOR, true);
+    let commentsCreated = 0;
+    const commented = posts.filter((post) => slugs.has(post) && post.publish && post.comments.length > 0);
+    for (const post of commented) {
+      const path = `/posts/detail/${slugs.get(post)}/comments`;
+      const existing = await api('GET', path, { token: tokenOf(post.author) });
+      expectStatus(existing, [200], `Comments of "${post.title}"`);
+      if (existing.body.length > 0) continue;
+      for (const thread of post.comments) {
+        const made = await withinRateLimit(() => api('POST', path, { token: tokenOf(thread.author), json: { body: thread.body } }));
+        expectStatus(made, [201], `A comment on "${post.title}"`);
+        commentsCreated += 1;
+        for (const reply of thread.replies) {
+          const answer = await withinRateLimit(() => api('POST', path, { token: tokenOf(reply.author), json: { body: reply.body, parent: made.body.id } }));
+          expectStatus(answer, [201], `A reply on "${post.title}"`);
+          commentsCreated += 1;
+        }
+      }
+      if (post.commentsLocked) {
+        expectStatus(
+          await api('PUT', `/posts/detail/${slugs.get(post)}`, { token: tokenOf(post.author), json: { comments_locked: true } }),
+          [200],
+          `Locking "${post.title}"`,
+        );
+      }
+    }
+
     const seeded = posts.filter((post) => slugs.has(post));
     return {
       users: { total: DEMO_USERS.length, created: usersCreated },
@@ -207,6 +253,12 @@ export async function seed(options: SeedOptions): Promise<SeedReport> {
       visits: visits.length,
       votes: reactions.filter((reaction) => reaction.json !== undefined).length,
       favorites: reactions.filter((reaction) => reaction.json === undefined).length,
+      comments: {
+        total: commented.reduce((sum, post) => sum + post.comments.reduce((n, thread) => n + 1 + thread.replies.length, 0), 0),
+        created: commentsCreated,
+        posts: commented.length,
+      },
+      moderator: DEMO_MODERATOR,
       warnings,
     };
   } finally {
@@ -226,6 +278,7 @@ export function describeSeed(report: SeedReport, apiUrl: string): string {
     `  posts   ${posts.total} (${posts.created} new): ${posts.published} published, ${posts.drafts} drafts (seen only by their authors), ${posts.featured} featured`,
     `  visits  ${report.visits} by the demo users (a user's first view of a post counts once)`,
     `  votes   ${report.votes}, favorites ${report.favorites}, by the demo users`,
+    `  comments ${report.comments.total} (${report.comments.created} new) on ${report.comments.posts} posts, replies included; ${report.moderator} is a moderator`,
     ...report.warnings.map((warning) => `  warning: ${warning}`),
     '',
     'Log in as any of these users:',

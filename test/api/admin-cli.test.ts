@@ -150,7 +150,7 @@ describe('admin CLI', () => {
     const first = await login(withPassword, 'first secret');
     expect(first.status).toBe(200);
     const auth = await api.client(first.body.token).get('/auth');
-    expect(auth.body).toEqual({ id: ids[0], token: first.body.token, username: withPassword });
+    expect(auth.body).toEqual({ id: ids[0], token: first.body.token, username: withPassword, is_moderator: false });
 
     // --password-stdin: the trailing newline is not part of the password.
     expect((await login(withStdin, 'stdin secret')).status).toBe(200);
@@ -283,6 +283,42 @@ describe('admin CLI', () => {
     expect(refused.stderr).toContain(`The post "${slug}" is a draft: publish it before featuring it.`);
     expect((await author.api.get(`/posts/detail/${slug}`)).body.is_featured).toBe(false);
     expect((await author.api.get(`/users/detail/${author.username}`)).body.total_featured_posts).toBe(0);
+  });
+
+  it('set-moderator makes a user a moderator, their held token too, and --off undoes it; an unknown user fails', async () => {
+    const user = await api.user('climod');
+    const on = await admin(['set-moderator', '--username', user.username]);
+    expect(on.code, on.stderr).toBe(0);
+    expect(on.stdout).toContain(`"${user.username}" is a moderator.`);
+    expect((await user.api.get('/auth')).body.is_moderator).toBe(true);
+    expect((await user.api.get('/reports')).status).toBe(200);
+    const off = await admin(['set-moderator', '--username', user.username, '--off']);
+    expect(off.code, off.stderr).toBe(0);
+    expect((await user.api.get(`/users/detail/${user.username}`)).body.is_moderator).toBe(false);
+    expect((await user.api.get('/reports')).status).toBe(403);
+    const unknown = await admin(['set-moderator', '--username', unique('nobody')]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('There is no user');
+    expect((await admin(['set-moderator'])).code).toBe(2);
+  });
+
+  it("restore-post lifts a moderator's removal, leaving a draft its author publishes again; an unknown slug fails", async () => {
+    const [author, reporter, moderator] = await Promise.all([api.user('cliremoved'), api.user('clireporter'), api.user('climoderator')]);
+    expect((await admin(['set-moderator', '--username', moderator.username])).code).toBe(0);
+    const created = await author.api.post('/posts', { form: { title: unique('Removed '), description: 'body', publish: 'true' } });
+    const slug: string = created.body.slug;
+    const report = await reporter.api.post(`/posts/detail/${slug}/report`, { json: { reason: 'spam' } });
+    expect((await moderator.api.post(`/reports/detail/${report.body.id}/resolve`, { json: { action: 'remove' } })).status).toBe(200);
+    expect((await author.api.put(`/posts/detail/${slug}`, { form: { publish: 'true' } })).status).toBe(403);
+    const restored = await admin(['restore-post', '--slug', slug]);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toContain(`Post "${slug}" is restored`);
+    expect((await author.api.get(`/posts/detail/${slug}`)).body.publish).toBe(false);
+    expect((await author.api.put(`/posts/detail/${slug}`, { form: { publish: 'true' } })).status).toBe(200);
+    const missing = unique('no-such-post-');
+    const unknown = await admin(['restore-post', '--slug', missing]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`There is no post "${missing}".`);
   });
 
   it('reactivate-user lists the user again and allows their logins; an unknown user fails', async () => {

@@ -192,13 +192,13 @@ describe('GET /logout', () => {
 });
 
 describe('GET /auth', () => {
-  it('returns id, token and username in that order', async () => {
+  it('returns id, token and username in that order (and v1.3 appends is_moderator)', async () => {
     const user = await api.user('authcheck');
     const response = await user.api.get('/auth');
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body)).toEqual(['id', 'token', 'username']);
-    expect(response.body).toEqual({ id: user.id, token: user.token, username: user.username });
-    expect(response.text).toBe(JSON.stringify({ id: user.id, token: user.token, username: user.username }));
+    expect(Object.keys(response.body)).toEqual(['id', 'token', 'username', 'is_moderator']);
+    expect(response.body).toEqual({ id: user.id, token: user.token, username: user.username, is_moderator: false });
+    expect(response.text).toBe(JSON.stringify({ id: user.id, token: user.token, username: user.username, is_moderator: false }));
   });
 
   it('without a header: 401 with WWW-Authenticate: Token', async () => {

@@ -18,7 +18,13 @@ async function contentPaths() {
   const tagTitle = unique('Cache');
   const post = await createPost(alice.api, { title: unique('Cached '), description: 'x', tags: tagTitle, publish: 'true' });
   const tag = (await alice.api.get('/tags', { query: { q: tagTitle } })).body[0].slug as string;
+  const thread = (await bob.api.post(`/posts/detail/${post.slug}/comments`, { json: { body: 'First!' } })).body.id as string;
+  expect((await alice.api.post(`/posts/detail/${post.slug}/comments`, { json: { body: 'Reply', parent: thread } })).status).toBe(201);
   return [
+    `/posts/detail/${post.slug}/comments`,
+    `/comments/detail/${thread}`,
+    `/comments/detail/${thread}/replies`,
+    `/users/detail/${bob.username}/comments`,
     '/posts',
     `/posts/detail/${post.slug}`,
     `/posts/tagged/${tag}`,
@@ -84,6 +90,22 @@ describe('ETag and If-None-Match', () => {
     const got = await alice.api.get(path, { headers: { 'If-None-Match': etag } });
     expect([got.status, got.body.description]).toEqual([200, 'two']);
     expect(got.headers.get('etag')).not.toBe(etag);
+  });
+
+  it("changes a post's ETag with total_comments and comments_locked, never with a comment's body", async () => {
+    const post = await createPost(alice.api, { title: unique('Commented '), description: 'x', publish: 'true' });
+    const path = `/posts/detail/${post.slug}`;
+    await alice.api.get(path);
+    const etag = (await alice.api.get(path)).headers.get('etag')!;
+    const made = await bob.api.post(`${path}/comments`, { json: { body: 'Hello' } });
+    const counted = await alice.api.get(path, { headers: { 'If-None-Match': etag } });
+    expect([counted.status, counted.body.total_comments]).toEqual([200, 1]);
+    const afterComment = counted.headers.get('etag')!;
+    expect((await bob.api.put(`/comments/detail/${made.body.id}`, { json: { body: 'Hello again' } })).status).toBe(200);
+    expect((await alice.api.get(path, { headers: { 'If-None-Match': afterComment } })).status).toBe(304);
+    expect((await alice.api.put(path, { json: { comments_locked: true } })).status).toBe(200);
+    const locked = await alice.api.get(path, { headers: { 'If-None-Match': afterComment } });
+    expect([locked.status, locked.body.comments_locked]).toEqual([200, true]);
   });
 
   it("records a post's first visit before comparing: the first visit answers 200 with the new count, then 304", async () => {

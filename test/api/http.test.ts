@@ -535,7 +535,7 @@ describe('authentication order and headers', () => {
     for (const keyword of ['Token', 'token', 'TOKEN']) {
       const response = await api.client().get('/auth', { headers: { Authorization: `${keyword} ${alice.token}` } });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ id: alice.id, token: alice.token, username: alice.username });
+      expect(response.body).toEqual({ id: alice.id, token: alice.token, username: alice.username, is_moderator: false });
     }
   });
 

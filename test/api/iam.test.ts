@@ -1,5 +1,6 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { setModerator } from '#lib/auth/moderators.ts';
 import { newToken, newTokenItem } from '#lib/auth/tokens.ts';
 import { searchTableOf } from '#lib/config.ts';
 import { batchPut } from '#lib/db/batch.ts';
@@ -187,6 +188,92 @@ describe('least privilege', () => {
       expect((await alice.api.delete(path)).status, path).toBe(404);
     }
     expect((await alice.api.get(`/users/detail/${'x'.repeat(300)}/favorites`)).status).toBe(404);
+    // v1.3: comments, replies, reports and moderation, along each path that sends a distinct
+    // action; the post's deletion below then makes the stream consumer remove its comments and
+    // reports, and a reported comment's deletion its reports.
+    const moderator = await api.user('moderator');
+    await setModerator(moderator.username, true);
+    const commentsPath = `/posts/detail/${first.slug}/comments`;
+    const made = async (client: typeof alice.api, body: string, parent?: string) => {
+      const response = await client.post(commentsPath, { json: { body, ...(parent ? { parent } : {}) } });
+      expect(response.status, response.text).toBe(201);
+      return response.body as { id: string; modified: string };
+    };
+    const thread = await made(bob.api, 'Thread');
+    const replies: { id: string; modified: string }[] = [];
+    for (let i = 0; i < 4; i++) replies.push(await made(alice.api, `Reply ${i}`, thread.id));
+    const lone = await made(alice.api, 'Lone');
+    expect((await bob.api.get(commentsPath)).status).toBe(200);
+    expect((await bob.api.get(commentsPath, { query: { page: '2', page_size: '1' } })).status).toBe(200);
+    expect((await bob.api.get(`/comments/detail/${thread.id}`)).status).toBe(200);
+    expect((await bob.api.get(`/comments/detail/${thread.id}/replies`)).status).toBe(200);
+    expect((await bob.api.get(`/users/detail/${alice.username}/comments`)).status).toBe(200);
+    // Edits: a first reply's copy follows it (PutItem); hiding by the post's author.
+    expect((await alice.api.put(`/comments/detail/${replies[0]!.id}`, { json: { body: 'Reply 0, edited', modified: replies[0]!.modified } })).status).toBe(200);
+    expect((await alice.api.put(`/comments/detail/${lone.id}`, { json: { status: 'hidden' } })).status).toBe(200);
+    // Reports: of a post, of a comment (three hide it), the caller's own read back.
+    const reported = await createPost(alice.api, { title: unique('Reported'), description: 'r', publish: 'true' });
+    const postReport = await bob.api.post(`/posts/detail/${reported.slug}/report`, { json: { reason: 'spam' } });
+    expect(postReport.status, postReport.text).toBe(201);
+    expect((await bob.api.get(`/posts/detail/${reported.slug}/report`)).status).toBe(200);
+    for (const reporter of [bob, moderator, await api.user('reporter')]) {
+      expect((await reporter.api.post(`/comments/detail/${replies[1]!.id}/report`, { json: { reason: 'abuse' } })).status).toBe(201);
+    }
+    expect((await bob.api.get(`/comments/detail/${replies[1]!.id}/report`)).status).toBe(200);
+    expect((await bob.api.post(`/comments/detail/${thread.id}/report`, { json: { reason: 'other' } })).status).toBe(403);
+    expect((await alice.api.post(`/comments/detail/${thread.id}/report`, { json: { reason: 'other' } })).status).toBe(201);
+    const open = await moderator.api.get('/reports');
+    expect(open.status).toBe(200);
+    expect((await bob.api.get('/reports')).status).toBe(403);
+    // The HEAD routes of the caller's reports, of the moderators' list and of a suspension.
+    for (const [client, path] of [
+      [bob.api, `/posts/detail/${reported.slug}/report`],
+      [bob.api, `/comments/detail/${replies[1]!.id}/report`],
+      [moderator.api, '/reports'],
+      [moderator.api, `/users/detail/${bob.username}/suspension`],
+    ] as const) {
+      expect((await client.request('HEAD', path)).status, path).toBe(200);
+    }
+    const openOf = (predicate: (target: { type: string; id?: string; slug?: string }) => boolean) =>
+      (open.body as { id: string; target: { type: string; id?: string; slug?: string } }[]).find((report) => predicate(report.target))!.id;
+    expect((await moderator.api.post(`/reports/detail/${openOf((t) => t.id === replies[1]!.id)}/resolve`, { json: { action: 'dismiss' } })).status).toBe(200);
+    expect((await moderator.api.post(`/reports/detail/${openOf((t) => t.id === thread.id)}/resolve`, { json: { action: 'remove' } })).status).toBe(200);
+    expect((await moderator.api.post(`/reports/detail/${openOf((t) => t.type === 'post')}/resolve`, { json: { action: 'remove' } })).status).toBe(200);
+    // Deletes: a first reply (the next one is copied in its place), then the thread kept as a placeholder.
+    expect((await alice.api.delete(`/comments/detail/${replies[0]!.id}`)).status).toBe(204);
+    expect((await moderator.api.delete(`/comments/detail/${thread.id}`)).status).toBe(204);
+    // Suspension: of a user holding more tokens than one transaction takes.
+    const suspended = await api.user('suspended');
+    const heldTokens = Array.from({ length: 100 }, () => ({
+      PutRequest: { Item: newTokenItem(newToken(1), { id: suspended.id, username: suspended.username }) },
+    }));
+    for (let start = 0; start < heldTokens.length; start += 25) {
+      await db().send(new BatchWriteCommand({ RequestItems: { [api.table]: heldTokens.slice(start, start + 25) } }));
+    }
+    expect((await moderator.api.get(`/users/detail/${suspended.username}/suspension`)).status).toBe(200);
+    expect((await moderator.api.post(`/users/detail/${suspended.username}/suspension`)).status).toBe(200);
+    expect((await moderator.api.delete(`/users/detail/${suspended.username}/suspension`)).status).toBe(200);
+    // Path values that can name nothing: the token alone (GetItem).
+    const noId = 'x'.repeat(30);
+    for (const path of [
+      `/comments/detail/${noId}`,
+      `/comments/detail/${noId}/replies`,
+      `/comments/detail/${noId}/report`,
+      `/posts/detail/${'x'.repeat(300)}/comments`,
+      `/posts/detail/${'x'.repeat(300)}/report`,
+    ]) {
+      expect((await alice.api.get(path)).status, path).toBe(404);
+    }
+    for (const path of [`/posts/detail/${'x'.repeat(300)}/comments`, `/posts/detail/${'x'.repeat(300)}/report`, `/comments/detail/${noId}/report`]) {
+      expect((await alice.api.post(path, { json: { body: 'x', reason: 'spam' } })).status, path).toBe(404);
+    }
+    expect((await alice.api.put(`/comments/detail/${noId}`, { json: { body: 'x' } })).status).toBe(404);
+    expect((await alice.api.delete(`/comments/detail/${noId}`)).status).toBe(404);
+    expect((await alice.api.get(`/users/detail/${'x'.repeat(300)}/comments`)).status).toBe(404);
+    expect((await moderator.api.post(`/reports/detail/${noId}/resolve`, { json: { action: 'dismiss' } })).status).toBe(404);
+    for (const method of ['get', 'post', 'delete'] as const) {
+      expect((await moderator.api[method](`/users/detail/${'x'.repeat(300)}/suspension`)).status).toBe(404);
+    }
     expect((await alice.api.delete(`/posts/detail/${first.slug}`)).status).toBe(204);
     // The feed reads its tag and a page of entries, the newest removal (the delete above wrote one), then the posts.
     expect((await anonymous.get('/feed', { query: { tag: tag.body.slug } })).status).toBe(200);

@@ -17,6 +17,8 @@ interface World {
   published: { slug: string };
   draft: { slug: string };
   tag: string;
+  /** bob's thread on the published post, with alice's reply (v1.3). */
+  thread: string;
 }
 
 /** alice's published post (tagged) and draft, both among her favorites. */
@@ -27,7 +29,10 @@ async function world(api: { users: { alice: TestUser; bob: TestUser } }): Promis
   const draft = await createPost(alice.api, { title: unique('Draft '), description: 'secret', tags: tagTitle });
   for (const post of [published, draft]) expect((await alice.api.post(`/posts/detail/${post.slug}/favorite`)).status).toBe(200);
   const tag = (await alice.api.get('/tags', { query: { q: tagTitle } })).body[0].slug as string;
-  return { alice, bob, published, draft, tag };
+  const thread = await bob.api.post(`/posts/detail/${published.slug}/comments`, { json: { body: 'A *question*' } });
+  expect(thread.status).toBe(201);
+  expect((await alice.api.post(`/posts/detail/${published.slug}/comments`, { json: { body: 'An answer', parent: thread.body.id } })).status).toBe(201);
+  return { alice, bob, published, draft, tag, thread: thread.body.id as string };
 }
 
 /** The routes of public reads, for this world's post, tag and user. */
@@ -42,6 +47,10 @@ const publicPaths = (w: World) => [
   '/users',
   `/users/detail/${w.alice.username}`,
   `/users/detail/${w.alice.username}/favorites`,
+  `/posts/detail/${w.published.slug}/comments`,
+  `/comments/detail/${w.thread}`,
+  `/comments/detail/${w.thread}/replies`,
+  `/users/detail/${w.bob.username}/comments`,
 ];
 
 /** Routes that need a token whatever the setting, with their method. */
@@ -59,6 +68,14 @@ const tokenOnly = (w: World): [string, string][] => [
   ['POST', '/tags'],
   ['PUT', `/users/detail/${w.alice.username}`],
   ['POST', `/users/detail/${w.alice.username}/password`],
+  ['POST', `/posts/detail/${w.published.slug}/comments`],
+  ['PUT', `/comments/detail/${w.thread}`],
+  ['DELETE', `/comments/detail/${w.thread}`],
+  ['GET', `/comments/detail/${w.thread}/report`],
+  ['POST', `/comments/detail/${w.thread}/report`],
+  ['GET', `/posts/detail/${w.published.slug}/report`],
+  ['GET', '/reports'],
+  ['GET', `/users/detail/${w.bob.username}/suspension`],
 ];
 
 const expect401 = (response: ApiResponse, body: object, label: string) => {
@@ -105,6 +122,18 @@ describe('public reads on (PUBLIC_READS=true)', () => {
       expect(slugs, path).toContain(w.published.slug);
       expect(slugs, path).not.toContain(w.draft.slug);
     }
+  });
+
+  it("shows an anonymous reader comments as to everyone else: a hidden one is a placeholder; a draft's are 404", async () => {
+    const hidden = await w.bob.api.post(`/posts/detail/${w.published.slug}/comments`, { json: { body: 'Off topic' } });
+    expect((await w.alice.api.put(`/comments/detail/${hidden.body.id}`, { json: { status: 'hidden' } })).status).toBe(200);
+    const shown = await anonymous().get(`/comments/detail/${hidden.body.id}`);
+    expect(shown.body).toMatchObject({ status: 'hidden', hidden_by: 'post_author', author: null, body: '' });
+    expect(shown.headers.get('cache-control')).toMatch(/^public/);
+    const listed = (await anonymous().get(`/posts/detail/${w.published.slug}/comments`)).body as { id: string; body: string }[];
+    expect(listed.find((comment) => comment.id === hidden.body.id)?.body).toBe('');
+    expect((await anonymous().get(`/users/detail/${w.bob.username}/comments`)).body.map((c: { id: string }) => c.id)).not.toContain(hidden.body.id);
+    expect((await anonymous().get(`/posts/detail/${w.draft.slug}/comments`)).status).toBe(404);
   });
 
   it('counts no visit for an anonymous read; a logged-in first visit still counts once', async () => {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_TAGS, DEMO_USERS, demoPosts } from '../../scripts/seed/content.ts';
+import { DEMO_MODERATOR, DEMO_TAGS, DEMO_USERS, demoPosts } from '../../scripts/seed/content.ts';
 import type { ApiClient } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 
@@ -165,6 +165,26 @@ describe('npm run seed', () => {
     expect(firsts.size).toBe(5);
     const favorites = await ada.get('/users/detail/ada/favorites');
     expect(favorites.body.length).toBe(published.filter((post) => post.favoriters.includes('ada')).length);
+  });
+
+  it('writes comments with replies on a dozen posts, once, locks one, and makes a moderator', async () => {
+    const commented = published.filter((post) => post.comments.length > 0);
+    const total = commented.reduce((sum, post) => sum + post.comments.reduce((n, thread) => n + 1 + thread.replies.length, 0), 0);
+    expect(commented.length).toBeGreaterThanOrEqual(10);
+    expect(outputs[0]).toContain(`comments ${total} (${total} new) on ${commented.length} posts`);
+    expect(outputs[1]).toContain(`comments ${total} (0 new) on ${commented.length} posts`);
+    expect(outputs[0]).toContain(`${DEMO_MODERATOR} is a moderator`);
+    const moderator = DEMO_USERS.find((user) => user.username === DEMO_MODERATOR)!;
+    const client = await login(moderator.username, moderator.password);
+    expect((await client.get('/auth')).body.is_moderator).toBe(true);
+    const list = (await client.get('/posts', { query: { page_size: '100' } })).body as { title: string; total_comments: number; comments_locked: boolean }[];
+    expect(list.reduce((sum, post) => sum + post.total_comments, 0)).toBe(total);
+    expect(list.filter((post) => post.comments_locked).map((post) => post.title)).toEqual(
+      published.filter((post) => post.commentsLocked).map((post) => post.title),
+    );
+    const [first] = commented;
+    const post = list.find((listed) => listed.title === first!.title)!;
+    expect(post.total_comments).toBe(first!.comments.reduce((n, thread) => n + 1 + thread.replies.length, 0));
   });
 
   it('makes drafts that only their authors see', async () => {

@@ -41,7 +41,7 @@ describe('POST /users', () => {
     expect(response.body).toEqual({ id: alice.id + 1, username, token: expect.stringMatching(/^[0-9a-f]{40}$/) });
     const token = response.body.token as string;
     // The token works as a login's does.
-    expect((await api.client(token).get('/auth')).body).toEqual({ id: alice.id + 1, token, username });
+    expect((await api.client(token).get('/auth')).body).toEqual({ id: alice.id + 1, token, username, is_moderator: false });
     const profile = await alice.api.get(`/users/detail/${username}`);
     expect(profile.status).toBe(200);
     expect(profile.body).toMatchObject({ user: username, total_posts: 0, total_favorites: 0, total_featured_posts: 0, display_name: null, about_me: null });

@@ -29,6 +29,9 @@ const SUMMARY_FIELDS = [
   'rating_dislikes',
   'total_visitors',
   'total_favorites',
+  // v1.3: appended after every v1.2 key.
+  'total_comments',
+  'comments_locked',
 ];
 const POST_FIELDS = [
   'author',
@@ -46,6 +49,9 @@ const POST_FIELDS = [
   'rating_dislikes',
   'total_visitors',
   'total_favorites',
+  // v1.3: appended after every v1.2 key.
+  'total_comments',
+  'comments_locked',
 ];
 
 const LONG = `# Heading\n\n${'Some **bold** words and a [link](https://example.com) here. '.repeat(40)}`;

@@ -68,6 +68,16 @@ describe('with the settings of cdk.json (no alarm email)', () => {
     s = synthesize();
   }, 120_000);
 
+  it("stays well under CloudFormation's 500 resources per stack, alarms included: one inline policy and one invoke permission per function", () => {
+    const count = Object.keys(s.resources).length;
+    // Room for a few more routes (about 8 resources each with their function and alarms).
+    expect(count).toBeLessThanOrEqual(480);
+    const functions = ofType(s, 'AWS::Lambda::Function').filter(([id]) => !isDeployTimeFunction(id));
+    // CDK's bucket deployment keeps its own policy; every function of the stack has its role's inline one.
+    expect(ofType(s, 'AWS::IAM::Policy').length).toBeLessThanOrEqual(1);
+    expect(ofType(s, 'AWS::Lambda::Permission').length).toBeLessThan(functions.length);
+  });
+
   it("has one alarm topic, without a subscription, that CloudWatch may publish the stack's alarms to, over TLS only", () => {
     s.template.resourceCountIs('AWS::SNS::Topic', 1);
     s.template.resourceCountIs('AWS::SNS::Subscription', 0);

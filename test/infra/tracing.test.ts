@@ -9,7 +9,7 @@ import { ACKNOWLEDGMENT_REASONS, XRAY_WILDCARD_FINDING_ID } from '../../infra/na
 import { DEFAULT_SETTINGS, readSettings, SettingsError } from '../../infra/settings.ts';
 import { TRACING_VARIABLE } from '#lib/config.ts';
 import { sourceDeployment } from '../../scripts/local/deployment.ts';
-import { templateDeployment } from '../../scripts/local/template-deployment.ts';
+import { templateDeployment, templatePolicies } from '../../scripts/local/template-deployment.ts';
 import { isDeployTimeFunction, siteBuildFixture } from '../support/site-build.ts';
 
 // The tracing switch: `cdk deploy -c tracing=true` turns on X-Ray active tracing on every function,
@@ -49,9 +49,9 @@ const functionsOf = (s: Synthesized) => ofType(s, 'AWS::Lambda::Function').filte
 
 /** Every statement of the policies attached to a role, by the role's logical id. */
 function statementsOf(s: Synthesized, role: string): Statement[] {
-  return ofType(s, 'AWS::IAM::Policy')
-    .filter(([, policy]) => policy.Properties.Roles.some((r: { Ref?: string }) => r.Ref === role))
-    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
+  return templatePolicies(s.resources)
+    .filter((policy) => policy.roles.includes(role))
+    .flatMap((policy) => policy.statements as Statement[]);
 }
 
 const xrayStatements = (statements: Statement[]) => statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('xray:')));
@@ -111,7 +111,7 @@ describe('tracing off (the default)', () => {
       expect(fn.Properties.Environment.Variables[TRACING_VARIABLE], id).toBeUndefined();
       expect(xrayStatements(statementsOf(off, fn.Properties.Role['Fn::GetAtt'][0] as string)), id).toEqual([]);
     }
-    const all = ofType(off, 'AWS::IAM::Policy').flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Statement[]);
+    const all = templatePolicies(off.resources).flatMap((policy) => policy.statements as Statement[]);
     expect(xrayStatements(all)).toEqual([]);
   });
 

@@ -17,6 +17,9 @@ export const POST_FIELDS = [
   'rating_dislikes',
   'total_visitors',
   'total_favorites',
+  // v1.3: appended after every v1.2 key.
+  'total_comments',
+  'comments_locked',
 ];
 
 export const PROFILE_FIELDS = [
@@ -34,6 +37,8 @@ export const PROFILE_FIELDS = [
   'linkedin',
   'github',
   'birth_date',
+  // v1.3: appended after every v1.2 key.
+  'is_moderator',
 ];
 
 export const TAG_FIELDS = ['title', 'slug', 'total_posts'];

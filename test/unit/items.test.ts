@@ -16,12 +16,14 @@ import { CREATED, MODIFIED, POST_ID as ID, postRecord as post, useTableName } fr
 const TABLE = 'unit-items';
 useTableName(TABLE);
 
-const COUNTERS = ['rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites'] as const;
+const COUNTERS = ['rating_likes', 'rating_dislikes', 'total_visitors', 'total_favorites', 'total_comments'] as const;
+/** v1.3: what comments and moderators change, kept on the stats item beside the counters (a lock never rewrites the text). */
+const STATS_FIELDS = ['comments_locked', 'removed', 'last_thread'] as const;
 
-/** The record without its counters and version: what the text item holds besides its key. */
+/** The record without its counters, its stats' fields and version: what the text item holds besides its key. */
 function textFields(record: PostRecord): Record<string, unknown> {
   const fields: Record<string, unknown> = { ...record };
-  for (const name of [...COUNTERS, 'version']) delete fields[name];
+  for (const name of [...COUNTERS, ...STATS_FIELDS, 'version']) delete fields[name];
   return fields;
 }
 
@@ -80,6 +82,8 @@ describe('postStatsItem', () => {
       rating_dislikes: 1,
       total_visitors: 12,
       total_favorites: 2,
+      total_comments: 0,
+      comments_locked: false,
       version: 4,
       text_version: 2,
     });
@@ -229,6 +233,8 @@ describe('postEntries', () => {
         post_id: ID,
         is_featured: true,
         publish: true,
+        // v1.3: the MINE entry, which finds the post by its id, also says whether its comments are locked.
+        ...(list === 'MINE' ? { comments_locked: false } : {}),
       });
     }
   });
@@ -238,7 +244,9 @@ describe('postEntries', () => {
     const indexKeys = POST_INDEXES.flatMap((index) => [index.partitionKey, index.sortKey]);
     const expected = [...new Set(['PK', 'SK', ...indexKeys, ...POST_ENTRY_PROJECTION])].sort();
     for (const record of [post(), post({ is_featured: true }), post({ publish: false })]) {
-      for (const [list, entry] of byList(record)) expect(Object.keys(entry).sort(), list).toEqual(expected);
+      // v1.3: the MINE entry is also read by its key, for its comments_locked (never through an index).
+      for (const [list, entry] of byList(record))
+        expect(Object.keys(entry).sort(), list).toEqual(list === 'MINE' ? [...expected, 'comments_locked'].sort() : expected);
     }
   });
 
@@ -285,6 +293,8 @@ describe('postToApi', () => {
       rating_dislikes: 1,
       total_visitors: 12,
       total_favorites: 2,
+      total_comments: 0,
+      comments_locked: false,
     });
   });
 
@@ -328,6 +338,7 @@ describe('profileToApi', () => {
       total_favorites: 0,
       total_featured_posts: 0,
       ...EMPTY_PROFILE_FIELDS,
+      is_moderator: false,
     });
   });
 

@@ -118,6 +118,8 @@ describe('postItemWrites: create', () => {
       rating_dislikes: 0,
       total_visitors: 0,
       total_favorites: 0,
+      total_comments: 0,
+      comments_locked: false,
       version: 1,
       text_version: 1,
     });
@@ -228,6 +230,8 @@ describe('postItemWrites: edits', () => {
       rating_dislikes: 1,
       total_visitors: 12,
       total_favorites: 2,
+      total_comments: 0,
+      comments_locked: false,
       version: 5,
       text_version: 5,
     });

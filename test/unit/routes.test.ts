@@ -206,6 +206,11 @@ describe('public reads and validated GETs', () => {
         'GET /users',
         'GET /users/detail/{username}',
         'GET /users/detail/{username}/favorites',
+        // v1.3: the comment reads.
+        'GET /posts/detail/{slug}/comments',
+        'GET /comments/detail/{id}',
+        'GET /comments/detail/{id}/replies',
+        'GET /users/detail/{username}/comments',
       ].sort(),
     );
     for (const route of ROUTES) {
@@ -214,6 +219,6 @@ describe('public reads and validated GETs', () => {
       if (route.publicRead) expect(route.validated, route.handler).toBe(true);
       else expect(code.includes('validated: true'), route.handler).toBe(route.validated === true);
     }
-    expect(ROUTES.filter((r) => r.validated && !r.publicRead).map((r) => r.path)).toEqual(['/posts/me']);
+    expect(ROUTES.filter((r) => r.validated && !r.publicRead).map((r) => r.path)).toEqual(['/posts/me', '/reports']);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setModerator } from '#lib/auth/moderators.ts';
 import { setFeatured } from '#lib/posts/feature.ts';
 import { FRESH_MS } from '#lib/lists/search.ts';
 import { countDynamoDbCalls, type CallCounter } from '../../support/dynamodb-calls.ts';
@@ -8,7 +9,8 @@ import { useApi } from '../../support/fixture.ts';
 // DynamoDB calls per request: the floor of docs/performance.md. Calls are stable, so they are
 // asserted exactly; "||" in the comments means issued in parallel (one round trip).
 
-const api = useApi({ users: ['alice', 'bob'] });
+// The comment suites' rate limits out of the way: the comments below are made by the hundred.
+const api = useApi({ users: ['alice', 'bob'], apiEnvironment: { COMMENTS_PER_MINUTE: '100000', COMMENTS_PER_DAY: '1000000' } });
 const { alice, bob } = api.users;
 let calls: CallCounter;
 const UNKNOWN_TOKEN = 'f'.repeat(40);
@@ -407,4 +409,98 @@ describe('votes and favorites', () => {
     expect(second.rounds).toBe(2);
     expect(await counted(() => alice.api.get('/users/detail/no-such-user/favorites'))).toMatchObject({ status: 404 });
   });
+});
+
+describe('comments (v1.3 §6)', () => {
+  const commentsOf = (slug: string) => `/posts/detail/${slug}/comments`;
+  async function comments(slug: string, count: number, parent?: string): Promise<{ id: string; modified: string }[]> {
+    const made = [];
+    for (let i = 0; i < count; i++) {
+      const response = await bob.api.post(commentsOf(slug), { json: { body: `Comment ${i} ${'words '.repeat(20)}`, ...(parent ? { parent } : {}) } });
+      expect(response.status, response.text).toBe(201);
+      made.push(response.body as { id: string; modified: string });
+    }
+    return made;
+  }
+
+  it("a page of threads: at most 2 round trips, capacity growing with the comments returned, never with the post's", async () => {
+    const { slug } = await newPost();
+    const [first] = await comments(slug, 5);
+    await comments(slug, 5, first!.id);
+    const few = await calls.usage(() => alice.api.get(commentsOf(slug)));
+    expect(few.rounds).toBeLessThanOrEqual(2);
+    // 20 threads a page: more returned, more read; the one Query reads at most 20 × 4 + 1 items
+    // (threads with the copies of their first replies), so past 81 items the post's size is no cost.
+    await comments(slug, 85);
+    const page = await calls.usage(() => alice.api.get(commentsOf(slug)));
+    expect(page.rounds).toBeLessThanOrEqual(2);
+    expect(page.calls).toEqual(few.calls);
+    expect(page.rcu).toBeGreaterThan(few.rcu);
+    // 40 more threads and 30 more replies on the first: page 1 still holds 20 threads and 3 replies.
+    await comments(slug, 40);
+    await comments(slug, 30, first!.id);
+    const larger = await calls.usage(() => alice.api.get(commentsOf(slug)));
+    expect([larger.calls, larger.rounds, larger.rcu]).toEqual([page.calls, page.rounds, page.rcu]);
+    // The Link's next page costs what page 1 does.
+    const response = await alice.api.get(commentsOf(slug));
+    const next = response.headers.get('link')!.slice(1, response.headers.get('link')!.indexOf('>'));
+    const second = await calls.usage(() => alice.api.get(next));
+    expect(second.rounds).toBeLessThanOrEqual(2);
+    expect(second.calls).toEqual(page.calls);
+  }, 120_000);
+
+  it("a page of replies, one comment, a user's comments, /reports: at most 2 round trips", async () => {
+    const { slug } = await newPost();
+    const [thread] = await comments(slug, 1);
+    // A page of replies reads at most page_size + 1 (51) of them: past that, the thread's size is no cost.
+    await comments(slug, 55, thread!.id);
+    const replies = await calls.usage(() => alice.api.get(`/comments/detail/${thread!.id}/replies`));
+    await comments(slug, 30, thread!.id);
+    const moreReplies = await calls.usage(() => alice.api.get(`/comments/detail/${thread!.id}/replies`));
+    expect(replies.rounds).toBeLessThanOrEqual(2);
+    expect([moreReplies.calls, moreReplies.rounds, moreReplies.rcu]).toEqual([replies.calls, replies.rounds, replies.rcu]);
+    expect((await calls.usage(() => alice.api.get(`/comments/detail/${thread!.id}`))).rounds).toBeLessThanOrEqual(2);
+    expect((await calls.usage(() => alice.api.get(`/users/detail/${bob.username}/comments`))).rounds).toBeLessThanOrEqual(2);
+    const moderator = await api.user('moderator');
+    await setModerator(moderator.username, true);
+    expect((await calls.usage(() => moderator.api.get('/reports'))).rounds).toBeLessThanOrEqual(2);
+  }, 120_000);
+
+  it('create, a reply too, rate check included: 2 round trips (the read, then one transaction), the same on a thread of 1 and of 50 replies', async () => {
+    const { slug } = await newPost();
+    const top = await counted(() => bob.api.post(commentsOf(slug), { json: { body: 'Top' } }));
+    expect(top).toEqual({ status: 201, total: 2, byCommand: { BatchGetItem: 1, TransactWriteItems: 1 } });
+    const [thread] = await comments(slug, 1);
+    const firstReply = await calls.usage(() => bob.api.post(commentsOf(slug), { json: { body: 'Reply', parent: thread!.id } }));
+    await comments(slug, 50, thread!.id);
+    const lateReply = await calls.usage(() => bob.api.post(commentsOf(slug), { json: { body: 'Reply', parent: thread!.id } }));
+    expect([firstReply.calls, firstReply.rounds]).toEqual([{ BatchGetItem: 1, TransactWriteItems: 1 }, 2]);
+    expect([lateReply.calls, lateReply.rounds]).toEqual([firstReply.calls, firstReply.rounds]);
+    // A reply beyond the first three writes no preview copy: fewer write units, never more.
+    expect(lateReply.wcu).toBeLessThanOrEqual(firstReply.wcu);
+  }, 120_000);
+
+  it('edit, hide, delete, report, resolve, suspend: at most 3 round trips each', async () => {
+    const moderator = await api.user('moderator');
+    await setModerator(moderator.username, true);
+    const { slug } = await newPost();
+    const [one, two, three] = await comments(slug, 3);
+    const rounds = async (send: () => Promise<{ status: number }>, status: number) => {
+      let answered = 0;
+      const usage = await calls.usage(async () => {
+        answered = (await send()).status;
+      });
+      expect(answered).toBe(status);
+      return usage.rounds;
+    };
+    expect(await rounds(() => bob.api.put(`/comments/detail/${one!.id}`, { json: { body: 'Edited', modified: one!.modified } }), 200)).toBeLessThanOrEqual(3);
+    expect(await rounds(() => alice.api.put(`/comments/detail/${two!.id}`, { json: { status: 'hidden' } }), 200)).toBeLessThanOrEqual(3);
+    expect(await rounds(() => bob.api.delete(`/comments/detail/${three!.id}`), 204)).toBeLessThanOrEqual(3);
+    const reporter = await api.user('reporter');
+    expect(await rounds(() => reporter.api.post(`/comments/detail/${one!.id}/report`, { json: { reason: 'spam' } }), 201)).toBeLessThanOrEqual(3);
+    const report = await reporter.api.get(`/comments/detail/${one!.id}/report`);
+    expect(await rounds(() => moderator.api.post(`/reports/detail/${report.body.id}/resolve`, { json: { action: 'dismiss' } }), 200)).toBeLessThanOrEqual(3);
+    // Suspending: 3 round trips, and the sweep of late tokens after (as the revocation's).
+    expect(await rounds(() => moderator.api.post(`/users/detail/${reporter.username}/suspension`), 200)).toBeLessThanOrEqual(5);
+  }, 120_000);
 });

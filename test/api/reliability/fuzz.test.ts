@@ -36,8 +36,10 @@ interface Pool {
   tokens: Record<'alice' | 'bob', string>;
   slugs: string[];
   tagSlugs: string[];
+  /** Comments and reports made along the way: the ids of the v1.3 paths. */
+  ids: string[];
 }
-const pool: Pool = { tokens: { alice: '', bob: '' }, slugs: [], tagSlugs: [] };
+const pool: Pool = { tokens: { alice: '', bob: '' }, slugs: [], tagSlugs: [], ids: [] };
 
 // ------------------------------------------------------------------------------------------
 // Observing the writes each request causes.
@@ -241,6 +243,16 @@ const plausible: Record<string, fc.Arbitrary<unknown>> = {
   sort: fc.constantFrom('newest', 'featured', 'views', 'votes', 'active', 'NEWEST', '', 'x'),
   page: fc.constantFrom('1', '2', '0', '-1', '999999999', '1000000000', '1.0', 'a', ''),
   page_size: fc.constantFrom('1', '100', '101', '500', '501', '0', '-5', '1e2', '99999999999'),
+  body: fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('', '   ', 'x'.repeat(10_000), 'x'.repeat(10_001), '🎉'.repeat(10_001))),
+  parent: fc.oneof(
+    fc.constant(null),
+    fc.constantFrom('', 'A'.repeat(22), 'a'.repeat(23), '9'.repeat(400), '../x'),
+    fc.array(fc.constant('x'), { maxLength: 2 }),
+  ),
+  status: fc.constantFrom('published', 'hidden', 'deleted', 'PUBLISHED', '', null, 1),
+  reason: fc.constantFrom('spam', 'abuse', 'off-topic', 'other', 'Spam', '', null, 'x'),
+  note: fc.oneof(fc.constant(null), fc.constantFrom('', ' ', 'n'.repeat(500), 'n'.repeat(501))),
+  action: fc.constantFrom('dismiss', 'remove', 'delete', '', null),
 };
 
 const READ_ONLY = [
@@ -270,6 +282,14 @@ const READ_ONLY = [
   'constructor',
   'prototype',
   'expires_at',
+  'hidden_by',
+  'is_moderator',
+  'comments_locked',
+  'total_comments',
+  'total_replies',
+  'in_reply_to',
+  'reporter',
+  'resolved_by',
 ];
 
 interface EndpointSpec {
@@ -329,6 +349,24 @@ const ENDPOINTS: EndpointSpec[] = [
   { method: 'POST', path: '/posts/detail/{slug}/favorite', fields: [], weight: 4 },
   { method: 'DELETE', path: '/posts/detail/{slug}/favorite', fields: [], weight: 3 },
   { method: 'GET', path: '/users/detail/{username}/favorites', fields: [], query: ['page', 'page_size', 'cursor'], weight: 3 },
+  // v1.3: comments, replies, reports, moderation (alice and bob moderate nothing: the moderators'
+  // routes answer them 403, which the suite still sees go through the token check and write nothing).
+  { method: 'GET', path: '/posts/detail/{slug}/comments', fields: [], query: ['page', 'page_size', 'cursor'], weight: 4 },
+  { method: 'POST', path: '/posts/detail/{slug}/comments', fields: ['body', 'parent'], weight: 8 },
+  { method: 'GET', path: '/comments/detail/{id}', fields: [], weight: 3 },
+  { method: 'PUT', path: '/comments/detail/{id}', fields: ['body', 'status', 'modified'], weight: 6 },
+  { method: 'DELETE', path: '/comments/detail/{id}', fields: [], weight: 3 },
+  { method: 'GET', path: '/comments/detail/{id}/replies', fields: [], query: ['page', 'page_size', 'cursor'], weight: 3 },
+  { method: 'GET', path: '/users/detail/{username}/comments', fields: [], query: ['page', 'page_size', 'cursor'], weight: 3 },
+  { method: 'GET', path: '/posts/detail/{slug}/report', fields: [], weight: 2 },
+  { method: 'POST', path: '/posts/detail/{slug}/report', fields: ['reason', 'note'], weight: 4 },
+  { method: 'GET', path: '/comments/detail/{id}/report', fields: [], weight: 2 },
+  { method: 'POST', path: '/comments/detail/{id}/report', fields: ['reason', 'note'], weight: 4 },
+  { method: 'GET', path: '/reports', fields: [], query: ['page', 'page_size', 'cursor'], weight: 2 },
+  { method: 'POST', path: '/reports/detail/{id}/resolve', fields: ['action'], weight: 2 },
+  { method: 'GET', path: '/users/detail/{username}/suspension', fields: [], weight: 1 },
+  { method: 'POST', path: '/users/detail/{username}/suspension', fields: [], weight: 1 },
+  { method: 'DELETE', path: '/users/detail/{username}/suspension', fields: [], weight: 1 },
   // Few: each valid one costs a bcrypt hash.
   { method: 'POST', path: '/users', fields: ['username', 'password'], weight: 1 },
   { method: 'POST', path: '/users/detail/{username}/password', fields: ['old_password', 'new_password'], weight: 1 },
@@ -545,6 +583,15 @@ function skeleton(endpoint: EndpointSpec, id: number): [string, unknown][] {
       return [['location', `Fuzz ${id}`]];
     case 'POST /posts/detail/{slug}/vote':
       return [['vote', id % 2 ? 'up' : 'down']];
+    case 'POST /posts/detail/{slug}/comments':
+      return [['body', `Fuzz comment ${id}`], ...(id % 3 === 0 && pool.ids.length ? [['parent', pick(pool.ids, id, '')] as [string, unknown]] : [])];
+    case 'PUT /comments/detail/{id}':
+      return [['body', `Fuzz edit ${id}`]];
+    case 'POST /posts/detail/{slug}/report':
+    case 'POST /comments/detail/{id}/report':
+      return [['reason', 'spam']];
+    case 'POST /reports/detail/{id}/resolve':
+      return [['action', 'dismiss']];
     case 'POST /users':
       return [
         ['username', `fuzz_${id}`],
@@ -603,7 +650,9 @@ function materialize(spec: RequestSpec, id: number): { label: string; request: R
               ? pick([alice.username, bob.username, alice.username.toUpperCase()], spec.param.index, alice.username)
               : endpoint.path.startsWith('/tags')
                 ? pick(pool.tagSlugs, spec.param.index, 'none')
-                : pick(pool.slugs, spec.param.index, 'none'),
+                : endpoint.path.includes('{id}')
+                  ? pick(pool.ids, spec.param.index, 'A'.repeat(22))
+                  : pick(pool.slugs, spec.param.index, 'none'),
           );
         case 'text':
           return encodeURIComponent(clean(spec.param.text)) || 'x';
@@ -758,6 +807,8 @@ function learn(label: string, response: RawResponse): void {
   if (response.status === 201 && label === 'POST /posts') pool.slugs.push(JSON.parse(response.text).slug);
   if (response.status === 200 && label === 'PUT /posts/detail/{slug}') pool.slugs.push(JSON.parse(response.text).slug);
   if (response.status === 201 && label === 'POST /tags') pool.tagSlugs.push(JSON.parse(response.text).slug);
+  if (response.status === 201 && (label === 'POST /posts/detail/{slug}/comments' || label.endsWith('/report'))) pool.ids.push(JSON.parse(response.text).id);
+  if (pool.ids.length > 60) pool.ids.splice(0, pool.ids.length - 60);
   if (pool.slugs.length > 60) pool.slugs.splice(0, pool.slugs.length - 60);
   if (pool.tagSlugs.length > 60) pool.tagSlugs.splice(0, pool.tagSlugs.length - 60);
 }

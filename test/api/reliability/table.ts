@@ -105,6 +105,12 @@ const KNOWN_PREFIXES = [
   'FAVORITE#',
   'SLUGTICKETS#',
   'TOTAL#',
+  // Comments (lib/comments/comment.ts) and reports (lib/reports/report.ts).
+  'COMMENT#',
+  'THREADS#',
+  'REPLIES#',
+  'REPORTED#',
+  'REPORT#',
 ];
 
 /**
@@ -346,12 +352,166 @@ export function invariantProblems(items: Item[], options: InvariantOptions = {})
     else if (Number(owner.id) !== Number(token.user_id)) problems.push(`token of ${token.username} with another user's id`);
     if (typeof token.expires_at !== 'number') problems.push(`token without expires_at: ${token.PK}`);
   }
+  problems.push(...commentProblems(items, postIds));
+  problems.push(...reportProblems(items, postIds));
+
   const tokenKeys = new Set(tokens.map((token) => String(token.PK)));
   for (const token of options.revokedTokens ?? []) if (tokenKeys.has(`TOKEN#${hashToken(token)}`)) problems.push('a revoked token is still stored');
   for (const token of options.liveTokens ?? []) if (!tokenKeys.has(`TOKEN#${hashToken(token)}`)) problems.push('a live token is missing');
   return problems;
 }
 
+/** What a copy of a comment holds in common with it (lib/comments/comment.ts). */
+const COPIED = [
+  'id',
+  'post_id',
+  'thread',
+  'thread_sk',
+  'sk',
+  'in_reply_to',
+  'author',
+  'author_id',
+  'body',
+  'created',
+  'modified',
+  'edited',
+  'status',
+  'hidden_by',
+];
+
+/**
+ * Comments: each comment's item and head agree; a thread counts its replies (item and head), a
+ * placeholder has some, and the first replies of a thread are copied right after it, as they are;
+ * a post counts its published comments; each comment is in its author's list unless a placeholder;
+ * the newest sort keys the post and the threads remember are the newest. A deleted post's comments
+ * are orphans until the stream consumer removes them.
+ */
+function commentProblems(items: Item[], postIds: Map<string, Item>): string[] {
+  const problems: string[] = [];
+  const heads = new Map(items.filter((item) => String(item.PK).startsWith('COMMENT#')).map((item) => [String(item.id), item]));
+  const partitionItems = (prefix: string) => items.filter((item) => String(item.PK).startsWith(prefix));
+  const threadsByPost = new Map<string, Item[]>();
+  const copies = new Map<string, Item>();
+  for (const item of partitionItems('THREADS#')) {
+    const postId = String(item.PK).slice('THREADS#'.length);
+    if (String(item.SK).split('#').length === 2) threadsByPost.set(postId, [...(threadsByPost.get(postId) ?? []), item]);
+    else copies.set(`${item.PK} | ${item.SK}`, item);
+  }
+  const repliesByThread = new Map<string, Item[]>();
+  for (const reply of partitionItems('REPLIES#')) {
+    const threadId = String(reply.PK).slice('REPLIES#'.length);
+    repliesByThread.set(threadId, [...(repliesByThread.get(threadId) ?? []), reply]);
+  }
+  const seen = new Set<string>();
+  const published = new Map<string, number>();
+  const check = (comment: Item, where: string) => {
+    seen.add(String(comment.id));
+    const head = heads.get(String(comment.id));
+    if (!postIds.has(String(comment.post_id))) problems.push(`${ORPHAN_COMMENT} ${where} (post gone)`);
+    if (!head) return problems.push(`comment ${where} without its head`);
+    for (const name of ['post_id', 'thread', 'thread_sk', 'sk', 'status']) {
+      if (JSON.stringify(head[name] ?? null) !== JSON.stringify(comment[name] ?? null)) problems.push(`comment ${where}: head's ${name} differs`);
+    }
+    if (comment.SK !== comment.sk || comment.sk !== listSortKeys.comment(String(comment.created), String(comment.id)))
+      problems.push(`comment ${where} not keyed by its place`);
+    const listed = comment.status !== 'deleted';
+    const listKeys = listed
+      ? [listPartitions.commentsOf(String(comment.author)), listSortKeys.comment(String(comment.created), String(comment.id))]
+      : [undefined, undefined];
+    if (comment.GSI1PK !== listKeys[0] || comment.GSI1SK !== listKeys[1]) problems.push(`comment ${where}: its author's list keys are wrong`);
+    if (comment.status === 'published') published.set(String(comment.post_id), (published.get(String(comment.post_id)) ?? 0) + 1);
+  };
+  for (const [postId, threads] of threadsByPost) {
+    const post = postIds.get(postId);
+    for (const thread of threads) {
+      const where = `${thread.PK} | ${thread.SK}`;
+      check(thread, where);
+      if (post?.last_thread !== undefined && String(thread.sk) > String(post.last_thread)) problems.push(`thread ${where} sorts after its post's last_thread`);
+      const replies = (repliesByThread.get(String(thread.id)) ?? []).sort((a, b) => String(a.SK).localeCompare(String(b.SK)));
+      repliesByThread.delete(String(thread.id));
+      const head = heads.get(String(thread.id));
+      if (Number(thread.total_replies) !== replies.length || Number(head?.total_replies) !== replies.length)
+        problems.push(`thread ${where}: total_replies ${thread.total_replies} (head ${head?.total_replies}), replies ${replies.length}`);
+      if (thread.status === 'deleted' && replies.length === 0) problems.push(`placeholder ${where} without replies`);
+      replies.forEach((reply, at) => {
+        const replyWhere = `${reply.PK} | ${reply.SK}`;
+        check(reply, replyWhere);
+        if (reply.thread !== thread.id || reply.thread_sk !== thread.sk || reply.post_id !== postId) problems.push(`reply ${replyWhere} names another thread`);
+        if (head?.last_reply !== undefined && String(reply.sk) > String(head.last_reply))
+          problems.push(`reply ${replyWhere} sorts after its thread's last_reply`);
+        const copyKey = keys.replyPreview(postId, String(thread.sk), String(reply.sk));
+        const copy = copies.get(`${copyKey.PK} | ${copyKey.SK}`);
+        copies.delete(`${copyKey.PK} | ${copyKey.SK}`);
+        const first = at < 3;
+        if (first !== (heads.get(String(reply.id))?.preview === true)) problems.push(`reply ${replyWhere}: preview flag ${!first}, position ${at}`);
+        if (first && !copy) problems.push(`reply ${replyWhere}: one of the first replies, not copied`);
+        if (!first && copy) problems.push(`reply ${replyWhere}: copied, not one of the first replies`);
+        if (copy && COPIED.some((name) => JSON.stringify(copy[name] ?? null) !== JSON.stringify(reply[name] ?? null)))
+          problems.push(`reply ${replyWhere}: its copy differs`);
+        if (copy && (copy.GSI1PK !== undefined || copy.GSI1SK !== undefined)) problems.push(`reply ${replyWhere}: its copy is in a list`);
+      });
+    }
+  }
+  for (const [threadId, replies] of repliesByThread)
+    for (const reply of replies) problems.push(`${ORPHAN_COMMENT} reply ${reply.PK} | ${reply.SK} (thread ${threadId} gone)`);
+  for (const key of copies.keys()) problems.push(`${ORPHAN_COMMENT} reply copy ${key} of no reply`);
+  for (const [id, head] of heads) if (!seen.has(id)) problems.push(`${ORPHAN_COMMENT} head ${head.PK} of no comment`);
+  for (const [postId, post] of postIds) {
+    if (Number(post.total_comments ?? 0) !== (published.get(postId) ?? 0))
+      problems.push(`post ${post.slug}: total_comments ${post.total_comments}, published comments ${published.get(postId) ?? 0}`);
+  }
+  return problems;
+}
+
+/**
+ * Reports: each of an existing target and reporter, with its head, once per user and target; a
+ * target's item counts its open reports (those of its current round), is listed while it has any,
+ * by its newest; a reported comment's head says so. A deleted target's reports are orphans until
+ * the stream consumer removes them.
+ */
+function reportProblems(items: Item[], postIds: Map<string, Item>): string[] {
+  const problems: string[] = [];
+  const heads = new Map(items.filter((item) => String(item.PK).startsWith('REPORT#')).map((item) => [String(item.id), item]));
+  const commentHeads = new Map(items.filter((item) => String(item.PK).startsWith('COMMENT#')).map((item) => [String(item.id), item]));
+  const reportItems = items.filter((item) => String(item.PK).startsWith('REPORTED#'));
+  const targets = new Map(reportItems.filter((item) => !String(item.SK).includes('#USER#')).map((item) => [`${item.PK} | ${item.SK}`, item]));
+  const byTarget = new Map<string, Item[]>();
+  for (const report of reportItems.filter((item) => String(item.SK).includes('#USER#'))) {
+    const where = `${report.PK} | ${report.SK}`;
+    const targetId = `${report.PK} | ${report.target}`;
+    byTarget.set(targetId, [...(byTarget.get(targetId) ?? []), report]);
+    if (report.SK !== `${report.target}#USER#${String(report.reporter_id).padStart(12, '0')}`)
+      problems.push(`report ${where} not keyed by its target and reporter`);
+    const head = heads.get(String(report.id));
+    heads.delete(String(report.id));
+    if (!head || head.post_id !== report.post_id || head.target !== report.target || Number(head.reporter_id) !== Number(report.reporter_id))
+      problems.push(`report ${where}: head missing or wrong`);
+    const commentId = String(report.target).startsWith('COMMENT#') ? String(report.target).slice('COMMENT#'.length) : undefined;
+    const gone = !postIds.has(String(report.post_id)) || (commentId !== undefined && (commentHeads.get(commentId)?.status ?? 'deleted') === 'deleted');
+    if (gone) problems.push(`${ORPHAN_REPORT} ${where} (target gone)`);
+    if (commentId && !gone && commentHeads.get(commentId)?.reported !== true) problems.push(`report ${where}: its comment's head does not say reported`);
+  }
+  for (const [targetId, target] of targets) {
+    const reports = byTarget.get(targetId) ?? [];
+    byTarget.delete(targetId);
+    const round = Array.isArray(target.resolutions) ? target.resolutions.length : 0;
+    const open = reports.filter((report) => Number(report.round) === round).sort((a, b) => String(a.created).localeCompare(String(b.created)));
+    if (Number(target.open_reports ?? 0) !== open.length)
+      problems.push(`reported target ${targetId}: open_reports ${target.open_reports}, open ${open.length}`);
+    if (reports.some((report) => Number(report.round) > round)) problems.push(`reported target ${targetId}: a report of a round to come`);
+    const newest = open.at(-1);
+    if (newest && (target.GSI1PK !== listPartitions.openReports || target.GSI1SK !== listSortKeys.openReport(String(newest.created), String(newest.id))))
+      problems.push(`reported target ${targetId}: not listed by its newest open report`);
+    if (!newest && (target.GSI1PK !== undefined || target.GSI1SK !== undefined)) problems.push(`reported target ${targetId}: listed without open reports`);
+    if (reports.length === 0) problems.push(`${ORPHAN_REPORT} target ${targetId} without reports`);
+  }
+  for (const [targetId] of byTarget) problems.push(`reports of ${targetId} without their target's item`);
+  for (const head of heads.values()) problems.push(`${ORPHAN_REPORT} head ${head.PK} of no report`);
+  return problems;
+}
+
+const ORPHAN_COMMENT = 'orphan comment';
+const ORPHAN_REPORT = 'orphan report';
 const ORPHAN_VISIT = 'orphan visit';
 const ORPHAN_VOTE = 'orphan vote';
 const ORPHAN_FAVORITE = 'orphan favorite';
@@ -367,7 +527,7 @@ export async function settledTable(table: string, timeoutMs = 15_000): Promise<I
   for (;;) {
     const items = await scanTable(table);
     const pending = invariantProblems(items).some((problem) =>
-      [ORPHAN_VISIT, ORPHAN_VOTE, ORPHAN_FAVORITE, SEARCH_INDEX].some((kind) => problem.startsWith(kind)),
+      [ORPHAN_VISIT, ORPHAN_VOTE, ORPHAN_FAVORITE, ORPHAN_COMMENT, ORPHAN_REPORT, SEARCH_INDEX].some((kind) => problem.startsWith(kind)),
     );
     if (!pending || Date.now() > deadline) return items;
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -79,6 +79,8 @@ async function newPost(publish: boolean, n: string) {
   return response.body.slug as string;
 }
 
+const NOT_COMMENT_OWNER = { detail: 'You are not owner of this comment!' };
+
 interface Endpoint {
   name: string;
   /** Sends the request as `actor`; called once per actor, the owner last. */
@@ -99,7 +101,39 @@ describe('object-level authorization: every write endpoint × every kind of call
       const othersPost = await other.api.post('/posts', { form: { title: `Others ${w}`, description: 'theirs', publish: 'true' } });
       expect(othersPost.status).toBe(201);
       const favoriteDraft = await newPost(false, 'favorite');
+      // v1.3: the owner's comments, and the other user's, on a published post of the owner's.
+      const commented = await newPost(true, 'commented');
+      const ownComment = async () => {
+        const made = await owner.api.post(`/posts/detail/${commented}/comments`, { json: { body: 'Mine' } });
+        expect(made.status).toBe(201);
+        return made.body.id as string;
+      };
+      const [edited, deleted] = [await ownComment(), await ownComment()];
+      const othersComment = await other.api.post(`/posts/detail/${commented}/comments`, { json: { body: 'Theirs' } });
+      expect(othersComment.status).toBe(201);
       return [
+        {
+          name: 'PUT /comments/detail/{id}',
+          send: (actor) => clientOf(actor).put(`/comments/detail/${edited}`, { json: { body: `edited by ${actor}` } }),
+          refused: (actor) => refusal(actor, { status: 403, body: NOT_COMMENT_OWNER }),
+          success: 200,
+          verify: async (response) => expect(response.body).toMatchObject({ body: 'edited by owner', edited: true, author: owner.username }),
+        },
+        {
+          name: 'DELETE /comments/detail/{id}',
+          send: (actor) => clientOf(actor).delete(`/comments/detail/${deleted}`),
+          refused: (actor) => refusal(actor, { status: 403, body: NOT_COMMENT_OWNER }),
+          success: 204,
+          verify: async () => expect((await other.api.get(`/comments/detail/${deleted}`)).status).toBe(404),
+        },
+        {
+          name: "POST /comments/detail/{id}/report (the other user's comment)",
+          send: (actor) => clientOf(actor).post(`/comments/detail/${othersComment.body.id}/report`, { json: { reason: 'spam' } }),
+          // Its author cannot report it.
+          refused: (actor) => refusal(actor, { status: 403, body: { detail: 'You cannot report your own comment.' } }),
+          success: 201,
+          verify: async (response) => expect(response.body).toMatchObject({ reporter: owner.username, status: 'open', open_reports: 1 }),
+        },
         {
           name: 'PUT /users/detail/{username}',
           send: (actor) => clientOf(actor).put(`/users/detail/${owner.username}`, { form: { location: `set by ${actor}`, about_me: 'x' } }),

@@ -176,6 +176,96 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
     expect((await bob.api.get(`/users/detail/${alice.username}`)).body.location).toBeNull();
   });
 
+  it.each(['json', 'form'] as const)('PUT /users/detail/{username}: is_moderator is read-only (%s)', async (encoding) => {
+    const user = await api.user('ma_mod');
+    const path = `/users/detail/${user.username}`;
+    const fields = { is_moderator: true, location: 'There' };
+    const response = encoding === 'json' ? await user.api.put(path, { json: fields }) : await user.api.put(path, { form: asForm(fields) });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toMatchObject({ location: 'There', is_moderator: false });
+    expect((await user.api.get('/auth')).body.is_moderator).toBe(false);
+    // Still no moderator's route for them.
+    expect((await user.api.get('/reports')).body).toEqual({ detail: 'Only moderators may do this.' });
+  });
+
+  it.each(['json', 'form'] as const)("POST and PUT of a comment: author, hidden_by, status and counts are not the body's (%s)", async (encoding) => {
+    const post = (await alice.api.post('/posts', { form: { title: `Commented ${encoding} ${w}`, description: 'd', publish: 'true' } })).body;
+    const forged = {
+      ...STORAGE,
+      author: alice.username,
+      author_id: alice.id,
+      hidden_by: 'moderator',
+      status: 'hidden',
+      edited: true,
+      total_replies: 50,
+      in_reply_to: 'A'.repeat(22),
+      post: 'elsewhere',
+      created: '2000-01-01T00:00:00.000000+00:00',
+      modified: '2000-01-01T00:00:00.000000+00:00',
+    };
+    const path = `/posts/detail/${post.slug}/comments`;
+    const fields = { ...forged, body: 'Mine' };
+    const made = encoding === 'json' ? await bob.api.post(path, { json: fields }) : await bob.api.post(path, { form: asForm(fields) });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body).toMatchObject({
+      author: bob.username,
+      post: post.slug,
+      body: 'Mine',
+      status: 'published',
+      hidden_by: null,
+      edited: false,
+      total_replies: 0,
+      parent: null,
+      in_reply_to: null,
+    });
+    expect(made.body.id).not.toBe('chosen-id');
+    expect(made.body.created).not.toBe(forged.created);
+    // An edit by its author: only the body changes (`status` would need a moderator or the post's
+    // author, and `modified` is the version the editor read: neither is forged here).
+    const edit = Object.fromEntries(Object.entries({ ...forged, body: 'Mine, edited' }).filter(([name]) => name !== 'status' && name !== 'modified'));
+    const commentPath = `/comments/detail/${made.body.id}`;
+    const edited = encoding === 'json' ? await bob.api.put(commentPath, { json: edit }) : await bob.api.put(commentPath, { form: asForm(edit) });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body).toMatchObject({
+      id: made.body.id,
+      author: bob.username,
+      body: 'Mine, edited',
+      status: 'published',
+      hidden_by: null,
+      edited: true,
+      total_replies: 0,
+    });
+    expect((await alice.api.get(`/posts/detail/${post.slug}`)).body.total_comments).toBe(1);
+    expect(invariantProblems(await settledTable(api.table))).toEqual([]);
+  });
+
+  it.each(['json', 'form'] as const)("POST a report: reporter, status and resolution are not the body's (%s)", async (encoding) => {
+    const post = (await alice.api.post('/posts', { form: { title: `Reported ${encoding} ${w}`, description: 'd', publish: 'true' } })).body;
+    const fields = {
+      ...STORAGE,
+      reason: 'spam',
+      reporter: alice.username,
+      status: 'dismissed',
+      resolved: '2000-01-01T00:00:00.000000+00:00',
+      resolved_by: alice.username,
+      open_reports: 99,
+      target: 'x',
+    };
+    const path = `/posts/detail/${post.slug}/report`;
+    const filed = encoding === 'json' ? await bob.api.post(path, { json: fields }) : await bob.api.post(path, { form: asForm(fields) });
+    expect(filed.status, filed.text).toBe(201);
+    expect(filed.body).toMatchObject({
+      reason: 'spam',
+      note: null,
+      reporter: bob.username,
+      status: 'open',
+      resolved: null,
+      resolved_by: null,
+      open_reports: 1,
+    });
+    expect(filed.body.target).toMatchObject({ type: 'post', slug: post.slug });
+  });
+
   it.each(['json', 'form'] as const)('POST /tags (%s)', async (encoding) => {
     const fields = { ...STORAGE, PK: 'TAG#evil', total_posts: 50, title_lc: 'evil', created: '2000-01-01', title: `Tag mass ${encoding} ${w}` };
     const response = encoding === 'json' ? await bob.api.post('/tags', { json: fields }) : await bob.api.post('/tags', { form: asForm(fields) });
@@ -193,7 +283,7 @@ describe('mass assignment: read-only fields in write bodies are ignored', () => 
     expect(response.status).toBe(200);
     expect(Object.keys(response.body)).toEqual(['token']);
     const check = await api.client(response.body.token).get('/auth');
-    expect(check.body).toEqual({ id: bob.id, token: response.body.token, username: bob.username });
+    expect(check.body).toEqual({ id: bob.id, token: response.body.token, username: bob.username, is_moderator: false });
   });
 
   it('prototype keys in JSON bodies change nothing, in the stored data or in the process', async () => {
@@ -242,7 +332,7 @@ describe('responses carry exactly the contract fields', () => {
     const text = JSON.stringify(responses);
     for (const secret of [alice.token, alice.password, bob.token, '$2b$', '$2a$', 'TOKEN#', 'CREDENTIALS', 'version']) expect(text).not.toContain(secret);
     // Only the caller's own token comes back, from GET /auth.
-    expect((await bob.api.get('/auth')).body).toEqual({ id: bob.id, token: bob.token, username: bob.username });
+    expect((await bob.api.get('/auth')).body).toEqual({ id: bob.id, token: bob.token, username: bob.username, is_moderator: false });
   });
 });
 
@@ -276,6 +366,24 @@ describe('function-level authorization', () => {
       'POST /posts/detail/{slug}/favorite',
       'DELETE /posts/detail/{slug}/favorite',
       'GET /users/detail/{username}/favorites',
+      // v1.3: comments, reports, and the moderators' routes, which answer 403 to anyone the
+      // administrator did not make a moderator (`set-moderator` stays in the CLI).
+      'GET /posts/detail/{slug}/comments',
+      'POST /posts/detail/{slug}/comments',
+      'GET /comments/detail/{id}',
+      'PUT /comments/detail/{id}',
+      'DELETE /comments/detail/{id}',
+      'GET /comments/detail/{id}/replies',
+      'GET /users/detail/{username}/comments',
+      'GET /posts/detail/{slug}/report',
+      'POST /posts/detail/{slug}/report',
+      'GET /comments/detail/{id}/report',
+      'POST /comments/detail/{id}/report',
+      'GET /reports',
+      'POST /reports/detail/{id}/resolve',
+      'GET /users/detail/{username}/suspension',
+      'POST /users/detail/{username}/suspension',
+      'DELETE /users/detail/{username}/suspension',
     ];
     const routes = ROUTES.map((route) => ({ key: `${route.method} ${route.path}`, access: route.access }));
     for (const operation of operations) expect(routes.map((r) => r.key)).toContain(operation);
