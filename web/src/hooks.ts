@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { moderates } from './api/account.ts';
 import type { Failure, FieldErrors, Outcome } from './api/client.ts';
 import { session, type Session } from './api/session.ts';
 
@@ -10,6 +11,22 @@ export function useSession(): Session {
     return session.subscribe(setState);
   }, []);
   return state;
+}
+
+/** Whether the person logged in moderates (false until known, and for visitors). */
+export function useModerator(): boolean {
+  const { token } = useSession();
+  const [moderator, setModerator] = useState(false);
+  useEffect(() => {
+    setModerator(false);
+    if (!token) return;
+    let current = true;
+    moderates(token).then((answer) => current && setModerator(answer));
+    return () => {
+      current = false;
+    };
+  }, [token]);
+  return moderator;
 }
 
 const SITE_NAME = 'Community Posts';
