@@ -71,8 +71,14 @@ describe.skipIf(!HAVE_CHROMIUM)('comments and moderation in the site', () => {
   /** Opens a post and waits for its comments (or for the words saying there are none). */
   const openPost = async (s: SitePage, slug: string) => {
     await visit(s, `/posts/${slug}`);
-    await region(s.page).getByRole('heading', { name: /^Comments \(\d+\)$/ }).waitFor();
-    await region(s.page).getByRole('article').first().or(region(s.page).getByText('No comments yet.', { exact: true })).waitFor();
+    await region(s.page)
+      .getByRole('heading', { name: /^Comments \(\d+\)$/ })
+      .waitFor();
+    await region(s.page)
+      .getByRole('article')
+      .first()
+      .or(region(s.page).getByText('No comments yet.', { exact: true }))
+      .waitFor();
   };
   /** A mark in the page that a reload would lose: the change showed without one. */
   const markPage = (s: SitePage) => s.page.evaluate('window.__notReloaded = true');
@@ -281,7 +287,7 @@ describe.skipIf(!HAVE_CHROMIUM)('comments and moderation in the site', () => {
         try {
           await openPost(s, post.slug);
           const shown = () => region(s.page).getByRole('article').count();
-          for (let count = await shown(); count < total; ) {
+          for (let count = await shown(); count < total;) {
             await button(region(s.page), 'Load more comments').click();
             count = await eventually(shown, (n) => n > count, 'the next page of comments');
           }
@@ -573,7 +579,10 @@ describe.skipIf(!HAVE_CHROMIUM)('comments and moderation in the site', () => {
         withPage(
           async (s) => {
             const { alice, bob, carol, dave, leo } = site.api.users;
-            const post = await publishedPost(alice, { title: unique('Notes on cold starts '), description: 'Cold starts are **rare** with provisioned concurrency.' });
+            const post = await publishedPost(alice, {
+              title: unique('Notes on cold starts '),
+              description: 'Cold starts are **rare** with provisioned concurrency.',
+            });
             const first = await comment(bob.api, post.slug, 'Provisioned concurrency costs money, though. Did you measure the **difference**?');
             await comment(alice.api, post.slug, 'Yes: about 40 ms at p99 against 900 ms without.', first.id);
             for (let i = 0; i < 3; i++) await comment(leo.api, post.slug, `Another data point (${i + 1}).`, first.id);

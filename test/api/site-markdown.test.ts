@@ -1,7 +1,15 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPost, unique } from '../support/api.ts';
-import { ALL_HOSTILE_MARKDOWN, ALL_HOSTILE_MARKDOWN_REVERSED, HOSTILE_MARKDOWN, HOSTILE_TITLE, INERT_PARSE, PWNED, dangers } from '../support/hostile-markdown.ts';
+import {
+  ALL_HOSTILE_MARKDOWN,
+  ALL_HOSTILE_MARKDOWN_REVERSED,
+  HOSTILE_MARKDOWN,
+  HOSTILE_TITLE,
+  INERT_PARSE,
+  PWNED,
+  dangers,
+} from '../support/hostile-markdown.ts';
 import {
   HAVE_CHROMIUM,
   articles,

@@ -122,7 +122,9 @@ export function Comments({ post, onChange }: { post: Post; onChange: Dispatch<St
       shown.flatMap((thread) => {
         if (thread.comment.id === before.id) return after ? [{ ...thread, comment: after }] : [];
         if (thread.comment.id !== before.parent) return [thread];
-        const replies = after ? thread.replies.map((reply) => (reply.id === before.id ? after : reply)) : thread.replies.filter((reply) => reply.id !== before.id);
+        const replies = after
+          ? thread.replies.map((reply) => (reply.id === before.id ? after : reply))
+          : thread.replies.filter((reply) => reply.id !== before.id);
         const total_replies = after ? thread.comment.total_replies : Math.max(0, thread.comment.total_replies - 1);
         // A deleted comment's placeholder goes with its last reply.
         if (total_replies === 0 && thread.comment.status === 'deleted') return [];
@@ -202,7 +204,14 @@ export function Comments({ post, onChange }: { post: Post; onChange: Dispatch<St
  * it is in are loaded, then it is scrolled to and focused. It reads the comment first, to know
  * its thread.
  */
-function useSeek(threads: Thread[], loaded: boolean, next: Cursor | null, busy: boolean, loadMore: () => Promise<void>, showReplies: (thread: Thread) => Promise<Failure | null>) {
+function useSeek(
+  threads: Thread[],
+  loaded: boolean,
+  next: Cursor | null,
+  busy: boolean,
+  loadMore: () => Promise<void>,
+  showReplies: (thread: Thread) => Promise<Failure | null>,
+) {
   const [target] = useState(() => TARGET.exec(location.hash)?.[1] ?? null);
   const [thread, setThread] = useState<string | null | undefined>(undefined);
   const steps = useRef(0);
@@ -368,6 +377,8 @@ function CommentView({ comment, context }: { comment: Comment; context: Context 
     if (result.ok) {
       context.replace(comment, result.data);
       setNote(status === 'hidden' ? 'Hidden: other readers see that a comment was hidden here.' : 'Shown to every reader again.');
+      // "Hide" became "Unhide" (or back): the focus goes to it.
+      requestAnimationFrame(() => article.current?.querySelector<HTMLElement>(`[data-action="${status === 'hidden' ? 'unhide' : 'hide'}"]`)?.focus());
     } else setFailure(result.failure);
   };
 
@@ -399,7 +410,11 @@ function CommentView({ comment, context }: { comment: Comment; context: Context 
     return null;
   };
 
-  const label = placeholder ? (comment.status === 'deleted' ? 'Deleted comment' : 'Hidden comment') : `${comment.parent ? 'Reply' : 'Comment'} by ${comment.author}`;
+  const label = placeholder
+    ? comment.status === 'deleted'
+      ? 'Deleted comment'
+      : 'Hidden comment'
+    : `${comment.parent ? 'Reply' : 'Comment'} by ${comment.author}`;
   return (
     <article id={`comment-${comment.id}`} class={`comment${comment.status === 'hidden' ? ' hidden' : ''}`} aria-label={label} tabIndex={-1} ref={article}>
       {placeholder ? (
@@ -429,7 +444,13 @@ function CommentView({ comment, context }: { comment: Comment; context: Context 
       {open !== 'edit' && Object.values(can).some(Boolean) && (
         <div class="comment-actions">
           {can.reply && (
-            <button type="button" class="link-button" data-action="reply" aria-expanded={open === 'reply'} onClick={() => setOpen(open === 'reply' ? null : 'reply')}>
+            <button
+              type="button"
+              class="link-button"
+              data-action="reply"
+              aria-expanded={open === 'reply'}
+              onClick={() => setOpen(open === 'reply' ? null : 'reply')}
+            >
               Reply
             </button>
           )}
@@ -444,12 +465,12 @@ function CommentView({ comment, context }: { comment: Comment; context: Context 
             </button>
           )}
           {can.hide && (
-            <button type="button" class="link-button" aria-busy={busy ? 'true' : undefined} onClick={() => void setStatus('hidden')}>
+            <button type="button" class="link-button" data-action="hide" aria-busy={busy ? 'true' : undefined} onClick={() => void setStatus('hidden')}>
               Hide
             </button>
           )}
           {can.unhide && (
-            <button type="button" class="link-button" aria-busy={busy ? 'true' : undefined} onClick={() => void setStatus('published')}>
+            <button type="button" class="link-button" data-action="unhide" aria-busy={busy ? 'true' : undefined} onClick={() => void setStatus('published')}>
               Unhide
             </button>
           )}
@@ -467,7 +488,11 @@ function CommentView({ comment, context }: { comment: Comment; context: Context 
           )}
         </div>
       )}
-      {note && <p class="success">{note}</p>}
+      {note && (
+        <p class="success" role="status">
+          {note}
+        </p>
+      )}
       {failure && (
         <Alert>
           <p>{describe(failure)}</p>
@@ -539,7 +564,17 @@ function ReplyForm({ to, slug, onPosted, onCancel }: { to: Comment; slug: string
  * between is a 409, which shows the text as it is now (read again) and keeps what was typed;
  * saving again then replaces that text.
  */
-function EditComment({ comment, onSaved, onCancel, context }: { comment: Comment; onSaved: (comment: Comment) => void; onCancel: () => void; context: Context }) {
+function EditComment({
+  comment,
+  onSaved,
+  onCancel,
+  context,
+}: {
+  comment: Comment;
+  onSaved: (comment: Comment) => void;
+  onCancel: () => void;
+  context: Context;
+}) {
   const [body, setBody] = useState(comment.body);
   const [conflict, setConflict] = useState<string | null>(null);
   const { busy, errors, failure, run } = useSubmission();
@@ -549,7 +584,9 @@ function EditComment({ comment, onSaved, onCancel, context }: { comment: Comment
     if (busy) return;
     await run(async () => {
       setConflict(null);
-      const result = await outcome(() => api.PUT('/comments/detail/{id}', { params: { path: { id: comment.id } }, body: { body, modified: comment.modified } }));
+      const result = await outcome(() =>
+        api.PUT('/comments/detail/{id}', { params: { path: { id: comment.id } }, body: { body, modified: comment.modified } }),
+      );
       if (result.ok) {
         onSaved(result.data);
         return null;

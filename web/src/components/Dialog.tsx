@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { createPortal } from 'preact/compat';
 
 let dialogs = 0;
@@ -18,7 +18,7 @@ interface Props {
  */
 export function Dialog({ title, onClose, children }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const id = useRef(`dialog-${++dialogs}`);
+  const [id] = useState(() => `dialog-${++dialogs}`);
   const closing = useRef(onClose);
   closing.current = onClose;
   useEffect(() => {
@@ -34,8 +34,8 @@ export function Dialog({ title, onClose, children }: Props) {
     };
   }, []);
   return createPortal(
-    <dialog ref={dialog} aria-labelledby={`${id.current}-title`}>
-      <h2 id={`${id.current}-title`}>{title}</h2>
+    <dialog ref={dialog} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
       {children}
     </dialog>,
     document.body,

@@ -66,7 +66,17 @@ export function ReportDialog({ title, send, onClose }: Props) {
             </ul>
           )}
         </fieldset>
-        <Field name="note" id="report-note" label="Note" value={note} onInput={setNote} errors={errors} multiline rows={3} hint="Optional: what is wrong with it." />
+        <Field
+          name="note"
+          id="report-note"
+          label="Note"
+          value={note}
+          onInput={setNote}
+          errors={errors}
+          multiline
+          rows={3}
+          hint="Optional: what is wrong with it."
+        />
         <FormAlert messages={otherErrors(errors, ['reason', 'note'])} failure={failure} onRetry={() => void submit()} />
         <div class="actions">
           <button type="submit" disabled={busy}>

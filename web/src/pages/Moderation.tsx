@@ -70,7 +70,13 @@ function Reports() {
                   <ReportCard key={report.id} report={report} onResolved={done} />
                 ))}
               </div>
-              <Pagination page={page} total={null} pageSize={REPORTS_PER_PAGE} hasNext={hasNextPage(response)} href={(p) => withQuery(paths.moderation, { page: p > 1 ? p : '' })} />
+              <Pagination
+                page={page}
+                total={null}
+                pageSize={REPORTS_PER_PAGE}
+                hasNext={hasNextPage(response)}
+                href={(p) => withQuery(paths.moderation, { page: p > 1 ? p : '' })}
+              />
             </>
           );
         }}

@@ -363,7 +363,9 @@ let commentsFailures = 0;
 /** The comments' chunk, loaded once; after a failure, from an address of its own (a browser keeps a failed import). */
 function loadComments(): Promise<CommentsModule> {
   commentsChunk ??= (
-    commentsFailures === 0 ? import('../components/Comments.tsx') : (import(/* @vite-ignore */ `${commentsUrl}?retry=${commentsFailures}`) as Promise<CommentsModule>)
+    commentsFailures === 0
+      ? import('../components/Comments.tsx')
+      : (import(/* @vite-ignore */ `${commentsUrl}?retry=${commentsFailures}`) as Promise<CommentsModule>)
   ).catch((error: unknown) => {
     commentsFailures += 1;
     commentsChunk = undefined;

@@ -75,7 +75,9 @@ function Suspension({ username }: { username: string }) {
     if (!result.ok) return result.failure;
     setSuspended(result.data.suspended);
     setAsking(false);
-    setStatus(result.data.suspended ? `${username} is suspended: logged out everywhere, and cannot log in.` : `${username} is reinstated: they can log in again.`);
+    setStatus(
+      result.data.suspended ? `${username} is suspended: logged out everywhere, and cannot log in.` : `${username} is reinstated: they can log in again.`,
+    );
     return null;
   };
 
