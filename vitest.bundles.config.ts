@@ -44,8 +44,8 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: [
       {
-        // The settings of `npm test` (not its projects): these suites, TEST_WORKERS at a time, on
-        // DynamoDB Locals of the run's pool.
+        // The settings of `npm test` (not its projects): these suites, TEST_WORKERS at a time, each
+        // with its own DynamoDB Local.
         test: {
           ...SHARED_TEST_SETTINGS,
           name: 'bundles',

@@ -10,12 +10,12 @@ export const SHARED_TEST_SETTINGS = {
   env: { LOG_LEVEL: 'error', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
 };
 
-/** What the suites that reach a table need: a DynamoDB Local (Java) borrowed from the run's pool (test/support/emulator-pool.ts). */
+/** What the suites that reach a table need: a DynamoDB Local (Java) of their own, per file. */
 export const CONNECTED_SETUP = { globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/dynamodb-local.ts'] };
 
 /**
  * How many test files run at once (TEST_WORKERS, default one per core, at least 2): each
- * connected file is a process with its local stack and a DynamoDB Local beside it, so two files at once
+ * connected file is a process with its own DynamoDB Local and local stack, so two files at once
  * already keep two cores busy.
  */
 export const TEST_WORKERS = Number(process.env.TEST_WORKERS) > 0 ? Number(process.env.TEST_WORKERS) : Math.max(2, availableParallelism());
@@ -61,8 +61,8 @@ export default defineConfig({
         test: {
           ...SHARED_TEST_SETTINGS,
           name: 'api',
-          // Each file a process of its own, with its own table, local gateway and stream poller, and a
-          // DynamoDB Local borrowed from the run's pool (test/support/emulator-pool.ts, api.ts).
+          // Each file a process of its own, with its own DynamoDB Local, table, local gateway and
+          // stream poller (test/support/dynamodb-local.ts, api.ts): files share nothing but the cores.
           include: ['test/api/**/*.test.ts', 'test/infra/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...OFFLINE_INFRA_SUITES, ...ALONE_SUITES],
           maxWorkers: TEST_WORKERS,
