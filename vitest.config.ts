@@ -31,7 +31,7 @@ const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts', 'test/infra/monitor
  */
 export const ALONE_SUITES = [
   'test/api/concurrency.test.ts',
-  'test/api/posts-lists-v11.test.ts',
+  'test/api/posts-lists-counters.test.ts',
   'test/api/slugs.test.ts',
   'test/api/tags.test.ts',
   'test/api/contention.test.ts',

@@ -1,10 +1,10 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { counterFor } from '#lib/auth/rate-limits.ts';
 import { loginFailureLimits } from '#lib/config.ts';
 import { db } from '#lib/db/client.ts';
 import { TTL_ATTRIBUTE } from '#lib/db/table.ts';
-import { epochSeconds } from '#lib/time.ts';
+import { epochSeconds, nowMs } from '#lib/time.ts';
 import { unique, type ApiResponse } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
 import { fromAddress } from '../support/source-address.ts';
@@ -22,6 +22,15 @@ let nextAddress = 1;
 const newAddress = () => `127.0.2.${nextAddress++}`;
 const BAD = { non_field_errors: ['Unable to log in with provided credentials.'] };
 const SETTINGS = ['LOGIN_FAILURES_PER_PAIR', 'LOGIN_FAILURES_PER_ADDRESS', 'LOGIN_FAILURES_PER_USERNAME'] as const;
+
+// The counters are fixed windows of LOGIN_FAILURE_WINDOW_SECONDS (900) from the epoch: a test that
+// ran across a window's end would see its count start again (a CI run failed so). Each test starts
+// at least a minute before the end of its window: nearer, the handlers' clock is moved past it.
+beforeEach(() => {
+  const windowMs = loginFailureLimits().pair.windowSeconds * 1000;
+  const left = windowMs - (nowMs() % windowMs);
+  if (left < 60_000) api.clock.advance(left + 10);
+});
 
 afterEach(() => {
   for (const name of SETTINGS) delete process.env[name];
