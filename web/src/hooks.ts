@@ -99,3 +99,24 @@ export function useSubmission(): Submission {
   };
   return { busy, errors, failure, run };
 }
+
+/**
+ * A checkbox saved as it changes: it shows the reader's choice at once while the request runs
+ * (a re-render must not undo the click), then what is stored: the new value, or the old one when
+ * the save was refused. A click while a save runs is undone.
+ */
+export function useSavedCheckbox(stored: boolean, save: (value: boolean) => Promise<void>) {
+  const [pending, setPending] = useState<boolean | null>(null);
+  const checked = pending ?? stored;
+  const onChange = (event: Event) => {
+    const box = event.currentTarget as HTMLInputElement;
+    if (pending !== null) {
+      box.checked = checked;
+      return;
+    }
+    const value = box.checked;
+    setPending(value);
+    void save(value).finally(() => setPending(null));
+  };
+  return { checked, busy: pending !== null, onChange };
+}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type Dispatch, type StateUpdater } from 'preact/hooks';
 import { api, nextPage, outcome, reportBody, totalOf, type Comment, type CommentThread, type Failure, type Post, type ReportReason } from '../api/client.ts';
-import { useModerator, useSession, useSubmission } from '../hooks.ts';
+import { useModerator, useSavedCheckbox, useSession, useSubmission } from '../hooks.ts';
 import { here, loginFor, paths } from '../paths.ts';
 import { DateTime } from './DateTime.tsx';
 import { Dialog } from './Dialog.tsx';
@@ -240,28 +240,15 @@ function useSeek(
 /** "Lock comments" (the post's author, moderators): no new comments and no edits, for everyone. */
 function LockComments({ post, onChange }: { post: Post; onChange: Dispatch<StateUpdater<Post>> }) {
   const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  const box = useRef<HTMLInputElement>(null);
-  const lock = async (locked: boolean) => {
-    setBusy(true);
+  const box = useSavedCheckbox(post.comments_locked, async (locked) => {
     setFailure(null);
     const result = await outcome(() => api.PUT('/posts/detail/{slug}', { params: { path: { slug: post.slug } }, body: { comments_locked: locked } }));
-    setBusy(false);
-    if (result.ok) return onChange(result.data);
-    // Refused: the box shows the post as it is.
-    if (box.current) box.current.checked = post.comments_locked;
-    setFailure(result.failure);
-  };
+    if (result.ok) onChange(result.data);
+    else setFailure(result.failure);
+  });
   return (
     <div class="field checkbox">
-      <input
-        id="comments-lock"
-        type="checkbox"
-        ref={box}
-        checked={post.comments_locked}
-        aria-busy={busy ? 'true' : undefined}
-        onChange={(event) => void lock(event.currentTarget.checked)}
-      />
+      <input id="comments-lock" type="checkbox" checked={box.checked} aria-busy={box.busy ? 'true' : undefined} onChange={box.onChange} />
       <label for="comments-lock">Lock comments</label>
       {failure && (
         <Alert>

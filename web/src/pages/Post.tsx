@@ -9,7 +9,7 @@ import { DateTime } from '../components/DateTime.tsx';
 import { loadRenderer, Markdown } from '../components/Markdown.tsx';
 import { Alert, describe, Problem } from '../components/Problem.tsx';
 import { ReportDialog } from '../components/ReportDialog.tsx';
-import { useLoad, useMetaDescription, useModerator, useSession, useTitle } from '../hooks.ts';
+import { useLoad, useMetaDescription, useModerator, useSavedCheckbox, useSession, useTitle } from '../hooks.ts';
 import { here, loginFor, paths } from '../paths.ts';
 
 /** `/posts/<slug>`: one post, its votes and favorite, related posts; Edit and Delete for its author. */
@@ -279,24 +279,17 @@ function PostModeration({ post, onChange }: { post: PostData; onChange: (post: P
   const [reported, setReported] = useState<string | null>(null);
   const [errors, setErrors] = useState<string[]>([]);
   const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  const box = useRef<HTMLInputElement>(null);
   const path = { params: { path: { slug: post.slug } } };
-  const canReport = token !== null && username !== post.author;
-  if (!moderator && !canReport) return null;
-
-  const feature = async (featured: boolean) => {
-    setBusy(true);
+  const box = useSavedCheckbox(post.is_featured, async (featured) => {
     setErrors([]);
     setFailure(null);
     const result = await outcome(() => api.PUT('/posts/detail/{slug}', { ...path, body: { is_featured: featured } }));
-    setBusy(false);
-    if (result.ok) return onChange(result.data);
-    // Refused: the box shows the post as it is.
-    if (box.current) box.current.checked = post.is_featured;
-    if (result.failure.kind === 'invalid') setErrors(result.failure.fields.is_featured ?? (result.failure.message ? [result.failure.message] : []));
+    if (result.ok) onChange(result.data);
+    else if (result.failure.kind === 'invalid') setErrors(result.failure.fields.is_featured ?? (result.failure.message ? [result.failure.message] : []));
     else setFailure(result.failure);
-  };
+  });
+  const canReport = token !== null && username !== post.author;
+  if (!moderator && !canReport) return null;
 
   const send = async (reason: ReportReason | undefined, note: string): Promise<Failure | null> => {
     const result = await outcome(() => api.POST('/posts/detail/{slug}/report', { ...path, body: reportBody(reason, note) }));
@@ -313,11 +306,10 @@ function PostModeration({ post, onChange }: { post: PostData; onChange: (post: P
           <input
             id="post-featured"
             type="checkbox"
-            ref={box}
-            checked={post.is_featured}
-            aria-busy={busy ? 'true' : undefined}
+            checked={box.checked}
+            aria-busy={box.busy ? 'true' : undefined}
             aria-describedby={errors.length > 0 ? 'post-featured-errors' : undefined}
-            onChange={(event) => void feature(event.currentTarget.checked)}
+            onChange={box.onChange}
           />
           <label for="post-featured">Featured</label>
           {errors.length > 0 && (
