@@ -366,6 +366,14 @@ function loadComments(): Promise<CommentsModule> {
   return commentsChunk;
 }
 
+/** Resolves when the browser has nothing more urgent to do (at most 2 s later), or at once without requestIdleCallback. */
+function whenIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 2000 });
+    else resolve();
+  });
+}
+
 /**
  * The region "Comments": its heading at once, with the post; the comments' code (a chunk of its
  * own) and then the comments after the post, in space kept for them, so the post is never delayed
@@ -377,7 +385,10 @@ function CommentsRegion({ post, onChange }: { post: PostData; onChange: Dispatch
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let current = true;
-    loadComments().then(
+    // The first time, after the post's text (its renderer) and once the browser is idle, so the
+    // comments never compete with the post for the network or the main thread.
+    const ready = attempt === 0 ? loadRenderer().then(whenIdle, whenIdle) : Promise.resolve();
+    void ready.then(loadComments).then(
       (loaded) => current && setModule(() => loaded),
       () => current && setFailed(true),
     );
