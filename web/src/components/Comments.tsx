@@ -3,7 +3,7 @@ import { api, nextPage, outcome, reportBody, totalOf, type Comment, type Comment
 import { useModerator, useSavedCheckbox, useSession, useSubmission } from '../hooks.ts';
 import { here, loginFor, paths } from '../paths.ts';
 import { DateTime } from './DateTime.tsx';
-import { Dialog } from './Dialog.tsx';
+import { ConfirmDialog } from './Dialog.tsx';
 import { Field, otherErrors } from './Field.tsx';
 import { Markdown } from './Markdown.tsx';
 import { Alert, describe, FormAlert, Problem } from './Problem.tsx';
@@ -171,7 +171,7 @@ export function Comments({ post, onChange }: { post: Post; onChange: Dispatch<St
           <a href={loginFor(here())}>Log in to comment</a>
         </p>
       ) : (
-        <NewComment slug={slug} onPosted={posted} />
+        <CommentForm slug={slug} onPosted={posted} />
       )}
       <p class="comments-status" role="status" tabIndex={-1} ref={statusLine}>
         {status}
@@ -259,13 +259,20 @@ function LockComments({ post, onChange }: { post: Post; onChange: Dispatch<State
   );
 }
 
-function NewComment({ slug, onPosted }: { slug: string; onPosted: (comment: Comment) => void }) {
+/**
+ * The form of a new comment ("Add a comment") or of a reply ("Reply to <username>", with
+ * "Cancel"): the comment the API answers goes to `onPosted`, its field errors next to the field.
+ */
+function CommentForm({ slug, to, onPosted, onCancel }: { slug: string; to?: Comment; onPosted: (comment: Comment) => void; onCancel?: () => void }) {
   const [body, setBody] = useState('');
   const { busy, errors, failure, run } = useSubmission();
+  const fieldId = to ? `reply-${to.id}` : 'comment-new';
   const submit = async () => {
     if (busy) return;
     await run(async () => {
-      const result = await outcome(() => api.POST('/posts/detail/{slug}/comments', { params: { path: { slug } }, body: { body } }));
+      const result = await outcome(() =>
+        api.POST('/posts/detail/{slug}/comments', { params: { path: { slug } }, body: to ? { body, parent: to.id } : { body } }),
+      );
       if (!result.ok) return result.failure;
       setBody('');
       onPosted(result.data);
@@ -281,12 +288,21 @@ function NewComment({ slug, onPosted }: { slug: string; onPosted: (comment: Comm
         void submit();
       }}
     >
-      <Field name="body" id="comment-new" label="Add a comment" value={body} onInput={setBody} errors={errors} multiline rows={4} hint="Markdown works here." />
+      {to ? (
+        <Field name="body" id={fieldId} label={`Reply to ${to.author}`} value={body} onInput={setBody} errors={errors} multiline rows={3} />
+      ) : (
+        <Field name="body" id={fieldId} label="Add a comment" value={body} onInput={setBody} errors={errors} multiline rows={4} hint="Markdown works here." />
+      )}
       <FormAlert messages={otherErrors(errors, ['body'])} failure={failure} onRetry={() => void submit()} />
       <div class="actions">
         <button type="submit" aria-disabled={busy ? 'true' : undefined}>
-          Post comment
+          {to ? 'Post reply' : 'Post comment'}
         </button>
+        {onCancel && (
+          <button type="button" class="secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </form>
   );
@@ -496,7 +512,11 @@ function CommentView({ comment, context }: { comment: Comment; context: Context 
           slug={post.slug}
         />
       )}
-      {open === 'delete' && <DeleteDialog onDelete={remove} onClose={() => setOpen(null)} />}
+      {open === 'delete' && (
+        <ConfirmDialog title="Delete this comment?" action="Delete" onConfirm={remove} onClose={() => setOpen(null)}>
+          <p>It will be gone for good; replies to it stay, under a note that it was deleted.</p>
+        </ConfirmDialog>
+      )}
       {open === 'report' && <ReportDialog title="Report this comment" send={report} onClose={() => setOpen(null)} />}
     </article>
   );
@@ -509,41 +529,10 @@ function useFocusOnOpen(id: string) {
   }, []);
 }
 
-function ReplyForm({ to, slug, onPosted, onCancel }: { to: Comment; slug: string; onPosted: (reply: Comment) => void; onCancel: () => void }) {
-  const [body, setBody] = useState('');
-  const { busy, errors, failure, run } = useSubmission();
-  const fieldId = `reply-${to.id}`;
-  useFocusOnOpen(fieldId);
-  const submit = async () => {
-    if (busy) return;
-    await run(async () => {
-      const result = await outcome(() => api.POST('/posts/detail/{slug}/comments', { params: { path: { slug } }, body: { body, parent: to.id } }));
-      if (!result.ok) return result.failure;
-      onPosted(result.data);
-      return null;
-    });
-  };
-  return (
-    <form
-      class="form comment-form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      <Field name="body" id={fieldId} label={`Reply to ${to.author}`} value={body} onInput={setBody} errors={errors} multiline rows={3} />
-      <FormAlert messages={otherErrors(errors, ['body'])} failure={failure} onRetry={() => void submit()} />
-      <div class="actions">
-        <button type="submit" aria-disabled={busy ? 'true' : undefined}>
-          Post reply
-        </button>
-        <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
+/** The form of a reply, the focus in its field as it opens (the person pressed "Reply" to type). */
+function ReplyForm(props: { to: Comment; slug: string; onPosted: (reply: Comment) => void; onCancel: () => void }) {
+  useFocusOnOpen(`reply-${props.to.id}`);
+  return <CommentForm {...props} />;
 }
 
 /**
@@ -614,40 +603,5 @@ function EditComment({
         </button>
       </div>
     </form>
-  );
-}
-
-function DeleteDialog({ onDelete, onClose }: { onDelete: () => Promise<Failure | null>; onClose: () => void }) {
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  return (
-    <Dialog title="Delete this comment?" onClose={onClose}>
-      <p>It will be gone for good; replies to it stay, under a note that it was deleted.</p>
-      {failure && (
-        <Alert>
-          <p>{describe(failure)}</p>
-        </Alert>
-      )}
-      <div class="actions">
-        <button
-          type="button"
-          class="danger"
-          aria-disabled={busy ? 'true' : undefined}
-          onClick={async () => {
-            if (busy) return;
-            setBusy(true);
-            setFailure(null);
-            const result = await onDelete();
-            setBusy(false);
-            setFailure(result);
-          }}
-        >
-          Delete
-        </button>
-        <button type="button" onClick={onClose} autoFocus>
-          Cancel
-        </button>
-      </div>
-    </Dialog>
   );
 }

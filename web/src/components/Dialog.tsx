@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { createPortal } from 'preact/compat';
+import type { Failure } from '../api/client.ts';
+import { Alert, describe } from './Problem.tsx';
 
 let dialogs = 0;
 
@@ -39,5 +41,45 @@ export function Dialog({ title, onClose, children }: Props) {
       {children}
     </dialog>,
     document.body,
+  );
+}
+
+/**
+ * A dialog asking to confirm an action: its words, the action's button and "Cancel" (focused
+ * first, so Enter destroys nothing). A refusal shows inside it, in the API's words; the caller
+ * closes it on success.
+ */
+export function ConfirmDialog({ title, action, onConfirm, onClose, children }: Props & { action: string; onConfirm: () => Promise<Failure | null> }) {
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog title={title} onClose={onClose}>
+      {children}
+      {failure && (
+        <Alert>
+          <p>{describe(failure)}</p>
+        </Alert>
+      )}
+      <div class="actions">
+        <button
+          type="button"
+          class="danger"
+          aria-disabled={busy ? 'true' : undefined}
+          onClick={async () => {
+            if (busy) return;
+            setBusy(true);
+            setFailure(null);
+            const refused = await onConfirm();
+            setBusy(false);
+            setFailure(refused);
+          }}
+        >
+          {action}
+        </button>
+        <button type="button" onClick={onClose} autoFocus>
+          Cancel
+        </button>
+      </div>
+    </Dialog>
   );
 }

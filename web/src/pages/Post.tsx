@@ -7,7 +7,7 @@ import { tagSlugs } from '../api/tags.ts';
 import { Content } from '../components/Content.tsx';
 import { DateTime } from '../components/DateTime.tsx';
 import { loadRenderer, Markdown } from '../components/Markdown.tsx';
-import { Alert, describe, Problem } from '../components/Problem.tsx';
+import { Alert, describe, PartFailed, Problem } from '../components/Problem.tsx';
 import { ReportDialog } from '../components/ReportDialog.tsx';
 import { useLoad, useMetaDescription, useModerator, useSavedCheckbox, useSession, useTitle } from '../hooks.ts';
 import { here, loginFor, paths } from '../paths.ts';
@@ -403,18 +403,13 @@ function CommentsRegion({ post, onChange }: { post: PostData; onChange: Dispatch
       {Comments ? (
         <Comments post={post} onChange={onChange} />
       ) : failed ? (
-        <Alert>
-          <p>The comments cannot be shown: part of the site did not load. Check your connection and try again.</p>
-          <button
-            type="button"
-            onClick={() => {
-              setFailed(false);
-              setAttempt((n) => n + 1);
-            }}
-          >
-            Retry
-          </button>
-        </Alert>
+        <PartFailed
+          subject="The comments"
+          onRetry={() => {
+            setFailed(false);
+            setAttempt((n) => n + 1);
+          }}
+        />
       ) : (
         <p class="comments-loading">Loading comments…</p>
       )}

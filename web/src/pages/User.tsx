@@ -3,7 +3,7 @@ import { useLocation } from 'preact-iso';
 import { api, outcome, PAGE_SIZE, summaries, type Failure, type Profile } from '../api/client.ts';
 import { Content } from '../components/Content.tsx';
 import { DateTime } from '../components/DateTime.tsx';
-import { Dialog } from '../components/Dialog.tsx';
+import { ConfirmDialog } from '../components/Dialog.tsx';
 import { PostList } from '../components/PostList.tsx';
 import { Alert, describe } from '../components/Problem.tsx';
 import { useLoad, useModerator, useTitle } from '../hooks.ts';
@@ -108,29 +108,9 @@ function Suspension({ username }: { username: string }) {
         </Alert>
       )}
       {asking && (
-        <Dialog title="Suspend this user?" onClose={() => setAsking(false)}>
+        <ConfirmDialog title="Suspend this user?" action="Suspend" onConfirm={() => change(true)} onClose={() => setAsking(false)}>
           <p>{username} will be logged out at once and unable to log in until reinstated. Their profile, posts and comments stay.</p>
-          {failure && (
-            <Alert>
-              <p>{describe(failure)}</p>
-            </Alert>
-          )}
-          <div class="actions">
-            <button
-              type="button"
-              class="danger"
-              aria-disabled={busy ? 'true' : undefined}
-              onClick={async () => {
-                if (!busy) setFailure(await change(true));
-              }}
-            >
-              Suspend
-            </button>
-            <button type="button" onClick={() => setAsking(false)} autoFocus>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </div>
   );
