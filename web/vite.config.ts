@@ -9,37 +9,41 @@ import { defineConfig, type Plugin } from 'vite';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * `virtual:renderer-url`: the address of the Markdown renderer's chunk (src/markdown.ts). A browser
- * keeps a failed dynamic import for the page's life (Chromium answers it again from its module map
- * without a request), so loading the renderer again after a failure imports this address with a
- * query string of its own (components/Markdown.tsx).
+ * `virtual:<name>-url`: the address of a lazily loaded chunk (the Markdown renderer, src/markdown.ts;
+ * the comments, src/components/Comments.tsx). A browser keeps a failed dynamic import for the
+ * page's life (Chromium answers it again from its module map without a request), so loading the
+ * chunk again after a failure imports this address with a query string of its own
+ * (components/Markdown.tsx, pages/Post.tsx).
  */
-function rendererUrl(): Plugin {
-  const id = 'virtual:renderer-url';
+function chunkUrl(id: string, source: string): Plugin {
   const resolved = `\0${id}`;
-  const renderer = fileURLToPath(new URL('src/markdown.ts', import.meta.url));
+  const file = fileURLToPath(new URL(source, import.meta.url));
   let build = false;
   let reference = '';
   return {
-    name: 'renderer-url',
+    name: id,
     configResolved(config) {
       build = config.command === 'build';
     },
     buildStart() {
-      // The same chunk as the renderer's dynamic import: Rollup makes one chunk of a module.
-      if (build) reference = this.emitFile({ type: 'chunk', id: renderer });
+      // The same chunk as the module's dynamic import: Rollup makes one chunk of a module.
+      if (build) reference = this.emitFile({ type: 'chunk', id: file });
     },
-    resolveId: (source) => (source === id ? resolved : null),
+    resolveId: (requested) => (requested === id ? resolved : null),
     load: (loaded) => {
       if (loaded !== resolved) return null;
-      return build ? `export default import.meta.ROLLUP_FILE_URL_${reference};` : `export default new URL('/src/markdown.ts', location.href).href;`;
+      return build ? `export default import.meta.ROLLUP_FILE_URL_${reference};` : `export default new URL('/${source}', location.href).href;`;
     },
   };
 }
 
 export default defineConfig({
   root,
-  plugins: [preact({ prerender: { enabled: false } }), rendererUrl()],
+  plugins: [
+    preact({ prerender: { enabled: false } }),
+    chunkUrl('virtual:renderer-url', 'src/markdown.ts'),
+    chunkUrl('virtual:comments-url', 'src/components/Comments.tsx'),
+  ],
   build: {
     outDir: process.env.SITE_OUT_DIR ?? 'dist',
     emptyOutDir: true,

@@ -1,7 +1,15 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPost, unique } from '../support/api.ts';
-import { ALL_HOSTILE_MARKDOWN, ALL_HOSTILE_MARKDOWN_REVERSED, HOSTILE_MARKDOWN, HOSTILE_TITLE, PWNED } from '../support/hostile-markdown.ts';
+import {
+  ALL_HOSTILE_MARKDOWN,
+  ALL_HOSTILE_MARKDOWN_REVERSED,
+  HOSTILE_MARKDOWN,
+  HOSTILE_TITLE,
+  INERT_PARSE,
+  PWNED,
+  dangers,
+} from '../support/hostile-markdown.ts';
 import {
   HAVE_CHROMIUM,
   articles,
@@ -24,51 +32,6 @@ import {
 // its own: the sanitized HTML holds nothing that could run (checked in the DOM, and with the CSP
 // bypassed, so the sanitizer alone must hold), and the real CSP reports no violation (nothing that
 // would run reached the page).
-
-// The functions below run in the page (page.evaluate): the browser's globals, which this Node.js
-// project has no types for.
-declare const window: any;
-declare const document: any;
-
-/** What must never be in the document: handlers, scripts in the rendered text, dangerous URLs. */
-async function dangers(page: Page): Promise<string[]> {
-  return page.evaluate((flag) => {
-    const found: string[] = [];
-    const ran = window[flag];
-    if (ran !== undefined) found.push(`the payload ran: ${String(ran)}`);
-    const scheme = /^(javascript|vbscript|data):/;
-    // Browsers ignore ASCII whitespace and control characters inside a URL's scheme.
-    const normalize = (value: string) =>
-      Array.from(value)
-        .filter((c) => c.charCodeAt(0) > 32)
-        .join('')
-        .toLowerCase();
-    const body = document.querySelector('main');
-    for (const element of Array.from(document.querySelectorAll('*')) as any[]) {
-      for (const attribute of Array.from(element.attributes) as { name: string; value: string }[]) {
-        const name = attribute.name.toLowerCase();
-        if (name.startsWith('on')) found.push(`<${element.localName} ${name}>`);
-        // URLs: in what the page renders (the app's own head may hold a data: icon).
-        if (
-          body?.contains(element) &&
-          ['href', 'src', 'xlink:href', 'action', 'formaction', 'data', 'poster', 'background', 'srcdoc', 'srcset'].includes(name) &&
-          (name === 'srcdoc' || scheme.test(normalize(attribute.value)))
-        ) {
-          found.push(`<${element.localName} ${name}="${attribute.value}">`);
-        }
-      }
-    }
-    for (const tag of ['script', 'iframe', 'object', 'embed', 'style', 'base', 'meta', 'frame', 'frameset']) {
-      const count = body?.querySelectorAll(tag).length ?? 0;
-      if (count > 0) found.push(`${count} <${tag}> in main`);
-    }
-    return found;
-  }, PWNED);
-}
-
-/** The CSP reports Chromium makes on parsing (not running) an inline handler, style attribute or style element. */
-const INERT_PARSE =
-  /^(Executing inline event handler violates|Applying inline style violates|script-src-attr inline|style-src-attr inline|style-src-elem inline)/;
 
 /** Images written without a text alternative, alone, in a paragraph and alone in a link. */
 const IMAGES_WITHOUT_ALT = [

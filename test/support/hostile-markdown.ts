@@ -1,3 +1,5 @@
+import type { Page } from 'playwright-core';
+
 // Descriptions written to run code in a reader's browser. Each payload that could run sets
 // `window.__pwned` (or opens a dialog), so a test sees at once whether anything ran; the rendered
 // HTML is also checked for what must never survive sanitizing (site.md, "Markdown": no script, no
@@ -74,3 +76,48 @@ export const ALL_HOSTILE_MARKDOWN = HOSTILE_MARKDOWN.map(section).join('\n');
 
 /** The same, last case first: broken HTML may swallow the cases after it. */
 export const ALL_HOSTILE_MARKDOWN_REVERSED = [...HOSTILE_MARKDOWN].reverse().map(section).join('\n');
+
+// The functions below run in the page (page.evaluate): the browser's globals, which this Node.js
+// project has no types for.
+declare const window: any;
+declare const document: any;
+
+/** What must never be in the document: handlers, scripts in the rendered text, dangerous URLs. */
+export async function dangers(page: Page): Promise<string[]> {
+  return page.evaluate((flag) => {
+    const found: string[] = [];
+    const ran = window[flag];
+    if (ran !== undefined) found.push(`the payload ran: ${String(ran)}`);
+    const scheme = /^(javascript|vbscript|data):/;
+    // Browsers ignore ASCII whitespace and control characters inside a URL's scheme.
+    const normalize = (value: string) =>
+      Array.from(value)
+        .filter((c) => c.charCodeAt(0) > 32)
+        .join('')
+        .toLowerCase();
+    const body = document.querySelector('main');
+    for (const element of Array.from(document.querySelectorAll('*')) as any[]) {
+      for (const attribute of Array.from(element.attributes) as { name: string; value: string }[]) {
+        const name = attribute.name.toLowerCase();
+        if (name.startsWith('on')) found.push(`<${element.localName} ${name}>`);
+        // URLs: in what the page renders (the app's own head may hold a data: icon).
+        if (
+          body?.contains(element) &&
+          ['href', 'src', 'xlink:href', 'action', 'formaction', 'data', 'poster', 'background', 'srcdoc', 'srcset'].includes(name) &&
+          (name === 'srcdoc' || scheme.test(normalize(attribute.value)))
+        ) {
+          found.push(`<${element.localName} ${name}="${attribute.value}">`);
+        }
+      }
+    }
+    for (const tag of ['script', 'iframe', 'object', 'embed', 'style', 'base', 'meta', 'frame', 'frameset']) {
+      const count = body?.querySelectorAll(tag).length ?? 0;
+      if (count > 0) found.push(`${count} <${tag}> in main`);
+    }
+    return found;
+  }, PWNED);
+}
+
+/** The CSP reports Chromium makes on parsing (not running) an inline handler, style attribute or style element. */
+export const INERT_PARSE =
+  /^(Executing inline event handler violates|Applying inline style violates|script-src-attr inline|style-src-attr inline|style-src-elem inline)/;

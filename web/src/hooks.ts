@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { moderates } from './api/account.ts';
 import type { Failure, FieldErrors, Outcome } from './api/client.ts';
 import { session, type Session } from './api/session.ts';
 
@@ -10,6 +11,22 @@ export function useSession(): Session {
     return session.subscribe(setState);
   }, []);
   return state;
+}
+
+/** Whether the person logged in moderates (false until known, and for visitors). */
+export function useModerator(): boolean {
+  const { token } = useSession();
+  const [moderator, setModerator] = useState(false);
+  useEffect(() => {
+    setModerator(false);
+    if (!token) return;
+    let current = true;
+    moderates(token).then((answer) => current && setModerator(answer));
+    return () => {
+      current = false;
+    };
+  }, [token]);
+  return moderator;
 }
 
 const SITE_NAME = 'Community Posts';
@@ -81,4 +98,25 @@ export function useSubmission(): Submission {
     setFailure(result);
   };
   return { busy, errors, failure, run };
+}
+
+/**
+ * A checkbox saved as it changes: it shows the reader's choice at once while the request runs
+ * (a re-render must not undo the click), then what is stored: the new value, or the old one when
+ * the save was refused. A click while a save runs is undone.
+ */
+export function useSavedCheckbox(stored: boolean, save: (value: boolean) => Promise<void>) {
+  const [pending, setPending] = useState<boolean | null>(null);
+  const checked = pending ?? stored;
+  const onChange = (event: Event) => {
+    const box = event.currentTarget as HTMLInputElement;
+    if (pending !== null) {
+      box.checked = checked;
+      return;
+    }
+    const value = box.checked;
+    setPending(value);
+    void save(value).finally(() => setPending(null));
+  };
+  return { checked, busy: pending !== null, onChange };
 }

@@ -25,6 +25,7 @@ const Login = lazy(() => import('./pages/Login.tsx'));
 const Signup = lazy(() => import('./pages/Signup.tsx'));
 const SettingsProfile = lazy(() => import('./pages/SettingsProfile.tsx'));
 const SettingsPassword = lazy(() => import('./pages/SettingsPassword.tsx'));
+const Moderation = lazy(() => import('./pages/Moderation.tsx'));
 const NotFound = lazy(() => import('./pages/NotFound.tsx'));
 
 /** A new page starts at its top, and keyboard and screen-reader focus moves to it. */
@@ -54,6 +55,7 @@ export function App() {
             <Route path="/signup" component={Signup} />
             <Route path="/settings/profile" component={SettingsProfile} />
             <Route path="/settings/password" component={SettingsPassword} />
+            <Route path="/moderation" component={Moderation} />
             <Route default component={NotFound} />
           </Router>
         </ErrorBoundary>

@@ -3,6 +3,8 @@
 export const paths = {
   home: '/',
   post: (slug: string) => `/posts/${encodeURIComponent(slug)}`,
+  /** A comment on its post's page. */
+  comment: (slug: string, id: string) => `/posts/${encodeURIComponent(slug)}#comment-${id}`,
   edit: (slug: string) => `/posts/${encodeURIComponent(slug)}/edit`,
   write: '/write',
   tags: '/tags',
@@ -14,6 +16,7 @@ export const paths = {
   signup: '/signup',
   profileSettings: '/settings/profile',
   passwordSettings: '/settings/password',
+  moderation: '/moderation',
 };
 
 /** `path?name=value&...`, leaving out empty values. */

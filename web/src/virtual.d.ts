@@ -5,3 +5,9 @@ declare module 'virtual:renderer-url' {
   const url: string;
   export default url;
 }
+
+declare module 'virtual:comments-url' {
+  /** The absolute address of the comments' chunk. */
+  const url: string;
+  export default url;
+}

@@ -12,6 +12,11 @@ export type Profile = Schemas['Profile'];
 export type Tag = Schemas['Tag'];
 /** A post as the lists show it (`view=summary`): an excerpt and a reading time, no description. */
 export type PostSummary = Schemas['PostSummary'];
+export type Comment = Schemas['Comment'];
+/** A top-level comment with its first replies, as a post's list of comments holds it. */
+export type CommentThread = Schemas['CommentThread'];
+export type Report = Schemas['Report'];
+export type ReportReason = Schemas['ReportInput']['reason'];
 
 export const api = createClient<paths>({ baseUrl: '/api/v1' });
 
@@ -121,6 +126,21 @@ export function totalOf(response: Response): number | null {
 /** Whether the list's Link header names a next page. */
 export function hasNextPage(response: Response): boolean {
   return /rel="?next"?/.test(response.headers.get('Link') ?? '');
+}
+
+/** The `page` and `cursor` of a list's next page, from its Link header; undefined on the last page. */
+export function nextPage(response: Response): { page: number; cursor: string } | undefined {
+  const link = /<([^>]+)>;\s*rel="?next"?/.exec(response.headers.get('Link') ?? '')?.[1];
+  if (!link) return undefined;
+  const params = new URL(link, location.href).searchParams;
+  const page = Number(params.get('page'));
+  const cursor = params.get('cursor');
+  return page > 0 && cursor ? { page, cursor } : undefined;
+}
+
+/** A report's body: without a reason when none was chosen (the API then says it is required), a blank note left out. */
+export function reportBody(reason: ReportReason | undefined, note: string): Schemas['ReportInput'] {
+  return { ...(reason ? { reason } : {}), ...(note.trim() ? { note } : {}) } as Schemas['ReportInput'];
 }
 
 /** Posts on one page of every list of the site. */

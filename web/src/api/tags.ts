@@ -1,5 +1,5 @@
 import { slugify } from '../../../lib/slugs/slugify.ts';
-import { api, outcome } from './client.ts';
+import { api, nextPage, outcome } from './client.ts';
 
 // A post names its tags by title; the tag pages are addressed by slug. A title's slug is, most
 // often, the API's own derivation of it (lib/slugs/slugify.ts, the same code): one read of that
@@ -25,16 +25,6 @@ async function search(title: string, key: string): Promise<string | undefined> {
     query = { ...query, ...next };
   }
   return undefined;
-}
-
-/** The `page` and `cursor` of the next page, from the list's Link header. */
-function nextPage(response: Response): { page: number; cursor: string } | undefined {
-  const link = /<([^>]+)>;\s*rel="?next"?/.exec(response.headers.get('Link') ?? '')?.[1];
-  if (!link) return undefined;
-  const params = new URL(link, location.href).searchParams;
-  const page = Number(params.get('page'));
-  const cursor = params.get('cursor');
-  return page > 0 && cursor ? { page, cursor } : undefined;
 }
 
 async function lookUp(title: string, key: string): Promise<string | undefined> {

@@ -12,11 +12,12 @@ interface Props {
   rows?: number;
   autoComplete?: string;
   hint?: string;
+  /** The element's id, when the page has several fields of this name (default `field-<name>`). */
+  id?: string;
 }
 
 /** A labelled field with the API's own words for what is wrong with it, right under it. */
-export function Field({ name, label, value, onInput, errors, type = 'text', multiline = false, rows = 4, autoComplete, hint }: Props) {
-  const id = `field-${name}`;
+export function Field({ name, label, value, onInput, errors, type = 'text', multiline = false, rows = 4, autoComplete, hint, id = `field-${name}` }: Props) {
   const messages = errors[name] ?? [];
   const describedBy = [hint ? `${id}-hint` : '', messages.length > 0 ? `${id}-errors` : ''].filter(Boolean).join(' ') || undefined;
   const common = {

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, outcome } from '../api/client.ts';
 import { session } from '../api/session.ts';
-import { useSession } from '../hooks.ts';
+import { useModerator, useSession } from '../hooks.ts';
 import { loginFor, paths, withQuery } from '../paths.ts';
 import { SearchBox } from './SearchBox.tsx';
 
@@ -13,6 +13,7 @@ import { SearchBox } from './SearchBox.tsx';
  */
 export function Header() {
   const { token, username, ended } = useSession();
+  const moderator = useModerator();
   const { route, path, url } = useLocation();
   const [open, setOpen] = useState(false);
   const nav = useRef<HTMLElement>(null);
@@ -90,6 +91,11 @@ export function Header() {
               <li>
                 <a href={paths.profileSettings}>Settings</a>
               </li>
+              {moderator && (
+                <li>
+                  <a href={paths.moderation}>Moderation</a>
+                </li>
+              )}
               <li>
                 <button type="button" class="link-button" onClick={logOut}>
                   Log out

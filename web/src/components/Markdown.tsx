@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import rendererUrl from 'virtual:renderer-url';
-import { Alert } from './Problem.tsx';
+import { PartFailed } from './Problem.tsx';
 
 type Render = (source: string) => string;
 let loading: Promise<Render> | undefined;
@@ -64,18 +64,13 @@ export function Markdown({ source, class: className = 'prose' }: { source: strin
   }
   if (failed) {
     return (
-      <Alert>
-        <p>This text cannot be shown: part of the site did not load. Check your connection and try again.</p>
-        <button
-          type="button"
-          onClick={() => {
-            setFailed(false);
-            setAttempt((n) => n + 1);
-          }}
-        >
-          Retry
-        </button>
-      </Alert>
+      <PartFailed
+        subject="This text"
+        onRetry={() => {
+          setFailed(false);
+          setAttempt((n) => n + 1);
+        }}
+      />
     );
   }
   return <div class={className} aria-busy="true" />;

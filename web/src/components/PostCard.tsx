@@ -25,7 +25,7 @@ export function PostCard({ post, showState = false }: { post: PostSummary; showS
       )}
       <p class="counts">
         <span>{post.total_visitors} views</span> <span>{post.rating_likes} up</span> <span>{post.rating_dislikes} down</span>{' '}
-        <span>{post.total_favorites} favorites</span>
+        <span>{post.total_favorites} favorites</span> <span>{post.total_comments === 1 ? '1 comment' : `${post.total_comments} comments`}</span>
       </p>
     </article>
   );

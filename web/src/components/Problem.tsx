@@ -77,3 +77,15 @@ export function FormAlert({ messages, failure, onRetry, conflict }: FormAlertPro
     </div>
   );
 }
+
+/** A part of the site (a chunk of code) that failed to load, and "Retry". */
+export function PartFailed({ subject, onRetry }: { subject: string; onRetry: () => void }) {
+  return (
+    <Alert>
+      <p>{subject} cannot be shown: part of the site did not load. Check your connection and try again.</p>
+      <button type="button" onClick={onRetry}>
+        Retry
+      </button>
+    </Alert>
+  );
+}

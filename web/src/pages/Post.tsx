@@ -1,13 +1,15 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState, type Dispatch, type StateUpdater } from 'preact/hooks';
 import { createPortal } from 'preact/compat';
 import { useLocation } from 'preact-iso';
-import { api, outcome, summaries, type Failure, type Post as PostData } from '../api/client.ts';
+import commentsUrl from 'virtual:comments-url';
+import { api, outcome, reportBody, summaries, type Failure, type Post as PostData, type ReportReason } from '../api/client.ts';
 import { tagSlugs } from '../api/tags.ts';
 import { Content } from '../components/Content.tsx';
 import { DateTime } from '../components/DateTime.tsx';
 import { loadRenderer, Markdown } from '../components/Markdown.tsx';
-import { Alert, describe, Problem } from '../components/Problem.tsx';
-import { useLoad, useMetaDescription, useSession, useTitle } from '../hooks.ts';
+import { Alert, describe, PartFailed, Problem } from '../components/Problem.tsx';
+import { ReportDialog } from '../components/ReportDialog.tsx';
+import { useLoad, useMetaDescription, useModerator, useSavedCheckbox, useSession, useTitle } from '../hooks.ts';
 import { here, loginFor, paths } from '../paths.ts';
 
 /** `/posts/<slug>`: one post, its votes and favorite, related posts; Edit and Delete for its author. */
@@ -27,7 +29,9 @@ export default function PostPage({ slug }: { slug: string }) {
   );
 }
 
-function PostView({ post }: { post: PostData }) {
+function PostView({ post: read }: { post: PostData }) {
+  // The post as its last change left it: comments locked, featured, its count of comments.
+  const [post, setPost] = useState(read);
   useTitle(post.title);
   useMetaDescription(post.meta_description?.trim() || null);
   const { username } = useSession();
@@ -49,7 +53,9 @@ function PostView({ post }: { post: PostData }) {
       </header>
       <Markdown source={post.description} />
       <Reactions post={post} />
+      <PostModeration post={post} onChange={setPost} />
       {isAuthor && <AuthorActions post={post} />}
+      <CommentsRegion post={post} onChange={setPost} />
       <Related slug={post.slug} />
     </article>
   );
@@ -259,6 +265,155 @@ function AuthorActions({ post }: { post: PostData }) {
         document.body,
       )}
     </div>
+  );
+}
+
+/**
+ * "Featured" (moderators) and "Report post" (logged-in readers of another's post). Featuring
+ * changes nothing else of the post: the API neither compares nor refreshes its `modified`.
+ */
+function PostModeration({ post, onChange }: { post: PostData; onChange: (post: PostData) => void }) {
+  const { token, username } = useSession();
+  const moderator = useModerator();
+  const [reporting, setReporting] = useState(false);
+  const [reported, setReported] = useState<string | null>(null);
+  const [errors, setErrors] = useState<string[]>([]);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const path = { params: { path: { slug: post.slug } } };
+  const box = useSavedCheckbox(post.is_featured, async (featured) => {
+    setErrors([]);
+    setFailure(null);
+    const result = await outcome(() => api.PUT('/posts/detail/{slug}', { ...path, body: { is_featured: featured } }));
+    if (result.ok) onChange(result.data);
+    else if (result.failure.kind === 'invalid') setErrors(result.failure.fields.is_featured ?? (result.failure.message ? [result.failure.message] : []));
+    else setFailure(result.failure);
+  });
+  const canReport = token !== null && username !== post.author;
+  if (!moderator && !canReport) return null;
+
+  const send = async (reason: ReportReason | undefined, note: string): Promise<Failure | null> => {
+    const result = await outcome(() => api.POST('/posts/detail/{slug}/report', { ...path, body: reportBody(reason, note) }));
+    if (!result.ok) return result.failure;
+    setReporting(false);
+    setReported(result.response.status === 201 ? 'Thank you: your report was sent to the moderators.' : 'You reported this post before.');
+    return null;
+  };
+
+  return (
+    <div class="post-moderation">
+      {moderator && (
+        <div class="field checkbox">
+          <input
+            id="post-featured"
+            type="checkbox"
+            checked={box.checked}
+            aria-busy={box.busy ? 'true' : undefined}
+            aria-describedby={errors.length > 0 ? 'post-featured-errors' : undefined}
+            onChange={box.onChange}
+          />
+          <label for="post-featured">Featured</label>
+          {errors.length > 0 && (
+            <ul class="field-errors" id="post-featured-errors">
+              {errors.map((message) => (
+                <li key={message}>{message}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {canReport && (
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            setReported(null);
+            setReporting(true);
+          }}
+        >
+          Report post
+        </button>
+      )}
+      {reported && (
+        <p class="success" role="status">
+          {reported}
+        </p>
+      )}
+      {failure && (
+        <Alert>
+          <p>{describe(failure)}</p>
+        </Alert>
+      )}
+      {reporting && <ReportDialog title="Report this post" send={send} onClose={() => setReporting(false)} />}
+    </div>
+  );
+}
+
+type CommentsModule = typeof import('../components/Comments.tsx');
+let commentsChunk: Promise<CommentsModule> | undefined;
+let commentsFailures = 0;
+
+/** The comments' chunk, loaded once; after a failure, from an address of its own (a browser keeps a failed import). */
+function loadComments(): Promise<CommentsModule> {
+  commentsChunk ??= (
+    commentsFailures === 0
+      ? import('../components/Comments.tsx')
+      : (import(/* @vite-ignore */ `${commentsUrl}?retry=${commentsFailures}`) as Promise<CommentsModule>)
+  ).catch((error: unknown) => {
+    commentsFailures += 1;
+    commentsChunk = undefined;
+    throw error;
+  });
+  return commentsChunk;
+}
+
+/** Resolves when the browser has nothing more urgent to do (at most 2 s later), or at once without requestIdleCallback. */
+function whenIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 2000 });
+    else resolve();
+  });
+}
+
+/**
+ * The region "Comments": its heading at once, with the post; the comments' code (a chunk of its
+ * own) and then the comments after the post, in space kept for them, so the post is never delayed
+ * and nothing above them moves when they arrive.
+ */
+function CommentsRegion({ post, onChange }: { post: PostData; onChange: Dispatch<StateUpdater<PostData>> }) {
+  const [module, setModule] = useState<CommentsModule | undefined>(undefined);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let current = true;
+    // The first time, after the post's text (its renderer) and once the browser is idle, so the
+    // comments never compete with the post for the network or the main thread.
+    const ready = attempt === 0 ? loadRenderer().then(whenIdle, whenIdle) : Promise.resolve();
+    void ready.then(loadComments).then(
+      (loaded) => current && setModule(() => loaded),
+      () => current && setFailed(true),
+    );
+    return () => {
+      current = false;
+    };
+  }, [attempt]);
+  const Comments = module?.Comments;
+  return (
+    <section class="comments" aria-label="Comments">
+      <h2>Comments ({post.total_comments})</h2>
+      {Comments ? (
+        <Comments post={post} onChange={onChange} />
+      ) : failed ? (
+        <PartFailed
+          subject="The comments"
+          onRetry={() => {
+            setFailed(false);
+            setAttempt((n) => n + 1);
+          }}
+        />
+      ) : (
+        <p class="comments-loading">Loading comments…</p>
+      )}
+    </section>
   );
 }
 
