@@ -164,13 +164,14 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // its visits on the table and BatchWriteItem deleting them (lib/reactions/post-removal.ts); after a change
   // of a post's text, in the search table BatchWriteItem of its new postings, checked with a
   // BatchGetItem of the post's stats (and, when a newer text came first, of its mine entry and
-  // text, then BatchWriteItem again), conditional DeleteItem of the postings of dropped terms
-  // (lib/search/postings.ts). Reading the stream itself is the event source's grant (STREAM_READ_ACTIONS).
+  // text, then BatchWriteItem again), conditional DeleteItem of the postings of dropped terms, and
+  // on a rename BatchGetItem of the index's rebuild state in the search table (lib/search/postings.ts).
+  // Reading the stream itself is the event source's grant (STREAM_READ_ACTIONS).
   // Also after a deletion: Query and BatchWriteItem of its votes, Query of its favorites and
   // TransactWriteItems of Delete favorite + Update holder's profile (lib/favorites/favorite.ts);
   // Query and BatchWriteItem of its comments and reports, and of a deleted comment's reports
   // (lib/comments/removal.ts, lib/reports/removal.ts).
-  'streams/table': { table: ['Query', 'BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'UpdateItem'], indexes: [], search: ['BatchWriteItem', 'DeleteItem'] },
+  'streams/table': { table: ['Query', 'BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'UpdateItem'], indexes: [], search: ['BatchGetItem', 'BatchWriteItem', 'DeleteItem'] },
 };
 
 /** Routes that never touch the table (the API's documentation): no permission at all. */

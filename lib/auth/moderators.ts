@@ -1,12 +1,11 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '#lib/config.ts';
 import { db } from '#lib/db/client.ts';
-import { keys, listPartitions } from '#lib/db/keys.ts';
-import { INDEXES } from '#lib/db/table.ts';
+import { keys } from '#lib/db/keys.ts';
 import { transactWrite, tx } from '#lib/db/transact.ts';
 import { PermissionDenied } from '#lib/errors.ts';
 import { requireCredentials } from './account.ts';
-import { MODERATOR_ATTRIBUTE, type Caller } from './tokens.ts';
+import { MODERATOR_ATTRIBUTE, tokenItemsOf, type Caller } from './tokens.ts';
 
 // Moderators (docs/api.md, Moderators). Whether a user moderates is on their credentials (what a
 // login reads: a new token says it at once), on their profile (what the API shows) and on each
@@ -27,24 +26,8 @@ const MAX_SWEEPS = 5;
 
 /** The keys of the user's tokens that do not say `moderator` yet (all pages of the index). */
 async function tokensToChange(username: string, moderator: boolean): Promise<{ PK: string; SK: string }[]> {
-  const found: { PK: string; SK: string }[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const response = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: INDEXES.lists.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': INDEXES.lists.partitionKey, '#moderator': MODERATOR_ATTRIBUTE },
-        ExpressionAttributeValues: { ':pk': listPartitions.tokensOf(username) },
-        ProjectionExpression: 'PK, SK, #moderator',
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    for (const item of response.Items ?? []) if ((item[MODERATOR_ATTRIBUTE] === true) !== moderator) found.push({ PK: String(item.PK), SK: String(item.SK) });
-    startKey = response.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  const tokens = await tokenItemsOf(username, [MODERATOR_ATTRIBUTE]);
+  return tokens.filter((item) => (item[MODERATOR_ATTRIBUTE] === true) !== moderator).map((item) => ({ PK: String(item.PK), SK: String(item.SK) }));
 }
 
 /** Rewrites the flag on these tokens; one revoked meanwhile stays revoked (the update is conditioned on it still being there). */

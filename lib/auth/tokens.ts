@@ -114,9 +114,10 @@ export async function revokeToken(token: string): Promise<boolean> {
   }
 }
 
-/** Keys of every token a user holds (for revoking them all). */
-export async function tokenKeysOf(username: string): Promise<Key[]> {
-  const found: Key[] = [];
+/** Every token item a user holds, all pages of the index: its keys and `attributes` (GSI1 holds the whole item). */
+export async function tokenItemsOf(username: string, attributes: string[] = []): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  const names = Object.fromEntries(attributes.map((name, i) => [`#a${i}`, name]));
   let startKey: Record<string, unknown> | undefined;
   do {
     const response = await db().send(
@@ -124,16 +125,21 @@ export async function tokenKeysOf(username: string): Promise<Key[]> {
         TableName: tableName(),
         IndexName: INDEXES.lists.name,
         KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': INDEXES.lists.partitionKey },
+        ExpressionAttributeNames: { '#pk': INDEXES.lists.partitionKey, ...names },
         ExpressionAttributeValues: { ':pk': listPartitions.tokensOf(username) },
-        ProjectionExpression: 'PK, SK',
+        ProjectionExpression: ['PK', 'SK', ...Object.keys(names)].join(', '),
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
     );
-    for (const item of response.Items ?? []) found.push(keyOf(item));
+    found.push(...(response.Items ?? []));
     startKey = response.LastEvaluatedKey;
   } while (startKey);
   return found;
+}
+
+/** Keys of every token a user holds (for revoking them all). */
+export async function tokenKeysOf(username: string): Promise<Key[]> {
+  return (await tokenItemsOf(username)).map(keyOf);
 }
 
 /**

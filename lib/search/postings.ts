@@ -5,6 +5,7 @@ import { db } from '#lib/db/client.ts';
 import { keys, keyString, postLists, type Key } from '#lib/db/keys.ts';
 import { postTextFromItem, type PostText } from '#lib/posts/post.ts';
 import { nowMs } from '#lib/time.ts';
+import { rebuildMayMissRenames } from './rebuild-state.ts';
 import { postTerms } from './terms.ts';
 
 // The posting entity: the search index, one item per (term, post) (terms.ts), kept by the table's
@@ -235,12 +236,13 @@ async function removal(
   removed: IndexedPost,
   deletes: PostingChange['deletes'],
 ): Promise<{ puts: Item[]; written?: Written; conditional: PostingChange['deletes']; unconditioned: Key[] }> {
-  const current = await currentText(removed.id);
+  const [current, rebuilding] = await Promise.all([currentText(removed.id), rebuildMayMissRenames()]);
   if (current === 'gone') return { puts: [], conditional: [], unconditioned: deletes.map(({ key }) => key) };
   if (current === undefined) throw new Error(`The text of post ${removed.id} moved while it was read: the record is retried`);
   const now = indexedTerms(current);
   const kept = new Set([...now.keys()].map((term) => keyString(postingKey(removed, term))));
-  const gained = changedTerms(indexedTerms(removed), now);
+  // A rebuild's scan may have missed the post (its text moved behind the scan): then every term.
+  const gained = rebuilding ? [...now.keys()] : changedTerms(indexedTerms(removed), now);
   return {
     puts: gained.map((term) => postingItem(current, term, now.get(term)!)),
     ...(gained.length > 0 ? { written: { post: current, terms: gained } } : {}),

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { searchTableName, tableName } from '#lib/config.ts';
 import type { Item } from '#lib/db/batch.ts';
 import { db } from '#lib/db/client.ts';
@@ -7,6 +7,7 @@ import { scanCount, scanPage } from '#lib/db/scan.ts';
 import { withBudget } from '#lib/retry.ts';
 import { nowMs } from '#lib/time.ts';
 import { applyPostingChange, fullPostings, indexedPost } from './postings.ts';
+import { readRebuild, saveRebuild, type ReindexProgress } from './rebuild-state.ts';
 
 // The operator's rebuild of the search index from the table (`npm run admin -- reindex`): after
 // a lost index, a change of the term rules, or a restore from a backup. It runs beside the API and
@@ -21,22 +22,6 @@ import { applyPostingChange, fullPostings, indexedPost } from './postings.ts';
 // Searches stay correct throughout: a search checks every post it shows as it reads it (a draft
 // or a deleted post is never shown), and until the sweep the old postings stand beside the new.
 // Writes are held to `writesPerSecond`.
-
-export type ReindexPhase = 'count' | 'put' | 'sweep' | 'done';
-
-export interface ReindexProgress {
-  phase: ReindexPhase;
-  /** When the rebuild began (epoch ms): postings written before it (less SWEEP_MARGIN_MS) are swept. */
-  started: number;
-  /** The posts' text items in the table (counted in the first step). */
-  total: number;
-  posts: number;
-  postingsWritten: number;
-  postingsDeleted: number;
-  /** Where the scan of the current step goes on (its last page's LastEvaluatedKey). */
-  cursor?: Record<string, unknown>;
-  finished?: number;
-}
 
 export interface ReindexOptions {
   /** The most postings written (put or deleted) per second. */
@@ -81,15 +66,6 @@ export class WriteRate {
   }
 }
 
-async function readState(): Promise<ReindexProgress | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: searchTableName(), Key: keys.reindexState(), ConsistentRead: true }));
-  return Item ? (Item.progress as ReindexProgress) : undefined;
-}
-
-async function saveState(progress: ReindexProgress): Promise<void> {
-  await db().send(new PutCommand({ TableName: searchTableName(), Item: { ...keys.reindexState(), progress } }));
-}
-
 /**
  * Rebuilds the search index, resuming an unfinished rebuild unless `restart`. Resolves with the
  * final progress (phase `done`).
@@ -97,7 +73,7 @@ async function saveState(progress: ReindexProgress): Promise<void> {
 export async function reindex(options: ReindexOptions): Promise<ReindexProgress> {
   const pageSize = options.pageSize ?? 100;
   const rate = new WriteRate(options.writesPerSecond);
-  const saved = options.restart ? undefined : await readState();
+  const saved = options.restart ? undefined : await readRebuild();
   let progress: ReindexProgress =
     saved && saved.phase !== 'done' ? saved : { phase: 'count', started: nowMs(), total: 0, posts: 0, postingsWritten: 0, postingsDeleted: 0 };
   const step = async (next: Partial<ReindexProgress>) => {
@@ -105,10 +81,10 @@ export async function reindex(options: ReindexOptions): Promise<ReindexProgress>
     const rest = { ...progress };
     delete rest.cursor;
     progress = { ...rest, ...next };
-    await saveState(progress);
+    await saveRebuild(progress);
     options.onProgress?.(progress);
   };
-  await saveState(progress);
+  await saveRebuild(progress);
   options.onProgress?.(progress);
 
   if (progress.phase === 'count') {

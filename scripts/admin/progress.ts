@@ -1,4 +1,4 @@
-import type { ReindexProgress } from '#lib/search/reindex.ts';
+import type { ReindexProgress } from '#lib/search/rebuild-state.ts';
 
 // The progress of `npm run admin -- reindex` on standard error: at a terminal one line redrawn
 // in place (a bar, the posts and postings so far, the rate); elsewhere (a log, CI) a line per

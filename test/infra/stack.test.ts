@@ -731,7 +731,7 @@ describe('stream consumer', () => {
     expect(TABLE_ACCESS[CONSUMER]).toEqual({
       table: ['Query', 'BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'UpdateItem'],
       indexes: [],
-      search: ['BatchWriteItem', 'DeleteItem'],
+      search: ['BatchGetItem', 'BatchWriteItem', 'DeleteItem'],
     });
   });
 });
