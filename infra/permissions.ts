@@ -171,7 +171,11 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   // TransactWriteItems of Delete favorite + Update holder's profile (lib/favorites/favorite.ts);
   // Query and BatchWriteItem of its comments and reports, and of a deleted comment's reports
   // (lib/comments/removal.ts, lib/reports/removal.ts).
-  'streams/table': { table: ['Query', 'BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'UpdateItem'], indexes: [], search: ['BatchGetItem', 'BatchWriteItem', 'DeleteItem'] },
+  'streams/table': {
+    table: ['Query', 'BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'UpdateItem'],
+    indexes: [],
+    search: ['BatchGetItem', 'BatchWriteItem', 'DeleteItem'],
+  },
 };
 
 /** Routes that never touch the table (the API's documentation): no permission at all. */
