@@ -1,13 +1,10 @@
 import { useEffect, useRef, useState, type Dispatch, type StateUpdater } from 'preact/hooks';
-import { api, nextPage, outcome, reportBody, totalOf, type Comment, type CommentThread, type Failure, type Post, type ReportReason } from '../api/client.ts';
-import { useModerator, useSavedCheckbox, useSession, useSubmission } from '../hooks.ts';
-import { here, loginFor, paths } from '../paths.ts';
-import { DateTime } from './DateTime.tsx';
-import { ConfirmDialog } from './Dialog.tsx';
-import { Field, otherErrors } from './Field.tsx';
-import { Markdown } from './Markdown.tsx';
-import { Alert, describe, FormAlert, Problem } from './Problem.tsx';
-import { ReportDialog } from './ReportDialog.tsx';
+import { api, nextPage, outcome, totalOf, type Comment, type CommentThread, type Failure, type Post } from '../api/client.ts';
+import { useModerator, useSavedCheckbox, useSession } from '../hooks.ts';
+import { here, loginFor } from '../paths.ts';
+import { CommentForm } from './CommentForms.tsx';
+import { CommentView, type Context } from './CommentView.tsx';
+import { Alert, describe, Problem } from './Problem.tsx';
 
 // The region "Comments" of a post page, below its heading (pages/Post.tsx): a chunk of its own,
 // loaded after the post. Threads oldest first, 20 a page ("Load more comments"), each top-level
@@ -24,19 +21,6 @@ interface Thread {
   next: Cursor | null | undefined;
 }
 
-/** What a comment's controls need to know of the page. */
-interface Context {
-  post: Post;
-  username: string | null;
-  moderator: boolean;
-  /** A comment came back changed (null: gone). */
-  replace: (before: Comment, after: Comment | null) => void;
-  /** A new comment or reply. */
-  posted: (comment: Comment) => void;
-  /** Says something in the region's status line, and takes the focus there (after a deletion). */
-  announce: (text: string, focus?: boolean) => void;
-}
-
 const threadOf = ({ replies, ...comment }: CommentThread): Thread => ({ comment, replies, next: undefined });
 
 /** `a`, then what `b` adds, by id (a page read again may hold comments shown already). */
@@ -46,7 +30,6 @@ function merge(a: Comment[], b: Comment[]): Comment[] {
 }
 
 const published = (comment: Comment | null) => (comment?.status === 'published' ? 1 : 0);
-const isPlaceholder = (comment: Comment) => comment.author === null;
 const TARGET = /^#comment-([A-Za-z0-9_-]{22})$/;
 /** Pages "Load more comments" takes on its own to reach a comment the address names. */
 const SEEK_PAGES = 25;
@@ -259,55 +242,6 @@ function LockComments({ post, onChange }: { post: Post; onChange: Dispatch<State
   );
 }
 
-/**
- * The form of a new comment ("Add a comment") or of a reply ("Reply to <username>", with
- * "Cancel"): the comment the API answers goes to `onPosted`, its field errors next to the field.
- */
-function CommentForm({ slug, to, onPosted, onCancel }: { slug: string; to?: Comment; onPosted: (comment: Comment) => void; onCancel?: () => void }) {
-  const [body, setBody] = useState('');
-  const { busy, errors, failure, run } = useSubmission();
-  const fieldId = to ? `reply-${to.id}` : 'comment-new';
-  const submit = async () => {
-    if (busy) return;
-    await run(async () => {
-      const result = await outcome(() =>
-        api.POST('/posts/detail/{slug}/comments', { params: { path: { slug } }, body: to ? { body, parent: to.id } : { body } }),
-      );
-      if (!result.ok) return result.failure;
-      setBody('');
-      onPosted(result.data);
-      return null;
-    });
-  };
-  return (
-    <form
-      class="form comment-form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      {to ? (
-        <Field name="body" id={fieldId} label={`Reply to ${to.author}`} value={body} onInput={setBody} errors={errors} multiline rows={3} />
-      ) : (
-        <Field name="body" id={fieldId} label="Add a comment" value={body} onInput={setBody} errors={errors} multiline rows={4} hint="Markdown works here." />
-      )}
-      <FormAlert messages={otherErrors(errors, ['body'])} failure={failure} onRetry={() => void submit()} />
-      <div class="actions">
-        <button type="submit" aria-disabled={busy ? 'true' : undefined}>
-          {to ? 'Post reply' : 'Post comment'}
-        </button>
-        {onCancel && (
-          <button type="button" class="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
-    </form>
-  );
-}
-
 function ThreadView({ thread, context, showReplies }: { thread: Thread; context: Context; showReplies: (thread: Thread) => Promise<Failure | null> }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -338,270 +272,5 @@ function ThreadView({ thread, context, showReplies }: { thread: Thread; context:
         </button>
       )}
     </div>
-  );
-}
-
-type Open = 'reply' | 'edit' | 'delete' | 'report' | null;
-
-/** One comment: an `article` with its author, time, text and the controls its reader may use. */
-function CommentView({ comment, context }: { comment: Comment; context: Context }) {
-  const { post, username, moderator } = context;
-  const [open, setOpen] = useState<Open>(null);
-  const [note, setNote] = useState<string | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  const article = useRef<HTMLElement>(null);
-  const placeholder = isPlaceholder(comment);
-  const own = !placeholder && comment.author === username;
-  const postAuthor = username !== null && username === post.author;
-  const writable = post.publish && !post.comments_locked;
-  const can = {
-    reply: username !== null && writable && comment.status === 'published' && !placeholder,
-    edit: own && writable,
-    delete: post.publish && !placeholder && (own || moderator),
-    hide: post.publish && !placeholder && comment.status === 'published' && (moderator || postAuthor),
-    unhide: post.publish && !placeholder && comment.status === 'hidden' && (moderator || (postAuthor && comment.hidden_by === 'post_author')),
-    report: username !== null && post.publish && !placeholder && !own && comment.status === 'published',
-  };
-  const id = { params: { path: { id: comment.id } } };
-  /** Closes a form; the focus goes back to the button that opened it. */
-  const close = (from: 'reply' | 'edit') => {
-    setOpen(null);
-    requestAnimationFrame(() => (article.current?.querySelector<HTMLElement>(`[data-action="${from}"]`) ?? article.current)?.focus());
-  };
-
-  const setStatus = async (status: 'hidden' | 'published') => {
-    if (busy) return;
-    setBusy(true);
-    setFailure(null);
-    setNote(null);
-    const result = await outcome(() => api.PUT('/comments/detail/{id}', { ...id, body: { status } }));
-    setBusy(false);
-    if (result.ok) {
-      context.replace(comment, result.data);
-      setNote(status === 'hidden' ? 'Hidden: other readers see that a comment was hidden here.' : 'Shown to every reader again.');
-      // "Hide" became "Unhide" (or back): the focus goes to it.
-      requestAnimationFrame(() => article.current?.querySelector<HTMLElement>(`[data-action="${status === 'hidden' ? 'unhide' : 'hide'}"]`)?.focus());
-    } else setFailure(result.failure);
-  };
-
-  /** The comment as it is now (after a deletion: a placeholder, or gone). */
-  const reread = async (): Promise<Comment | null | undefined> => {
-    const result = await outcome(() => api.GET('/comments/detail/{id}', id));
-    return result.ok ? result.data : result.failure.kind === 'not-found' ? null : undefined;
-  };
-
-  const remove = async (): Promise<Failure | null> => {
-    const result = await outcome(() => api.DELETE('/comments/detail/{id}', id));
-    if (!result.ok && result.failure.kind !== 'not-found') return result.failure;
-    // A top-level comment with replies stays as a placeholder; any other is gone.
-    const now = comment.parent === null && comment.total_replies > 0 ? await reread() : null;
-    setOpen(null);
-    context.replace(comment, now === undefined ? { ...comment, author: null, body: '', status: 'deleted' } : now);
-    context.announce('The comment was deleted.', now === null);
-    return null;
-  };
-
-  const report = async (reason: ReportReason | undefined, text: string): Promise<Failure | null> => {
-    const result = await outcome(() => api.POST('/comments/detail/{id}/report', { ...id, body: reportBody(reason, text) }));
-    if (!result.ok) return result.failure;
-    setOpen(null);
-    setNote(result.response.status === 201 ? 'Thank you: your report was sent to the moderators.' : 'You reported this comment before.');
-    // Enough reports hide a comment at once.
-    const now = await reread();
-    if (now !== undefined) context.replace(comment, now);
-    return null;
-  };
-
-  const label = placeholder
-    ? comment.status === 'deleted'
-      ? 'Deleted comment'
-      : 'Hidden comment'
-    : `${comment.parent ? 'Reply' : 'Comment'} by ${comment.author}`;
-  return (
-    <article id={`comment-${comment.id}`} class={`comment${comment.status === 'hidden' ? ' hidden' : ''}`} aria-label={label} tabIndex={-1} ref={article}>
-      {placeholder ? (
-        <p class="placeholder">{comment.status === 'deleted' ? 'This comment was deleted.' : 'This comment was hidden.'}</p>
-      ) : (
-        <>
-          <p class="meta">
-            <a href={paths.user(comment.author!)}>{comment.author}</a> · <DateTime value={comment.created} />
-            {comment.edited && <span> (edited)</span>}
-          </p>
-          {comment.status === 'hidden' && <p class="badge hidden-note">Hidden from other readers.</p>}
-          {open === 'edit' ? (
-            <EditComment
-              comment={comment}
-              onSaved={(saved) => {
-                close('edit');
-                context.replace(comment, saved);
-              }}
-              onCancel={() => close('edit')}
-              context={context}
-            />
-          ) : (
-            <Markdown source={comment.body} class="prose comment-body" />
-          )}
-        </>
-      )}
-      {open !== 'edit' && Object.values(can).some(Boolean) && (
-        <div class="comment-actions">
-          {can.reply && (
-            <button
-              type="button"
-              class="link-button"
-              data-action="reply"
-              aria-expanded={open === 'reply'}
-              onClick={() => setOpen(open === 'reply' ? null : 'reply')}
-            >
-              Reply
-            </button>
-          )}
-          {can.edit && (
-            <button type="button" class="link-button" data-action="edit" onClick={() => setOpen('edit')}>
-              Edit
-            </button>
-          )}
-          {can.delete && (
-            <button type="button" class="link-button" onClick={() => setOpen('delete')}>
-              Delete
-            </button>
-          )}
-          {can.hide && (
-            <button type="button" class="link-button" data-action="hide" aria-busy={busy ? 'true' : undefined} onClick={() => void setStatus('hidden')}>
-              Hide
-            </button>
-          )}
-          {can.unhide && (
-            <button type="button" class="link-button" data-action="unhide" aria-busy={busy ? 'true' : undefined} onClick={() => void setStatus('published')}>
-              Unhide
-            </button>
-          )}
-          {can.report && (
-            <button
-              type="button"
-              class="link-button"
-              onClick={() => {
-                setNote(null);
-                setOpen('report');
-              }}
-            >
-              Report
-            </button>
-          )}
-        </div>
-      )}
-      {note && (
-        <p class="success" role="status">
-          {note}
-        </p>
-      )}
-      {failure && (
-        <Alert>
-          <p>{describe(failure)}</p>
-        </Alert>
-      )}
-      {open === 'reply' && can.reply && (
-        <ReplyForm
-          to={comment}
-          onPosted={(reply) => {
-            setOpen(null);
-            context.posted(reply);
-          }}
-          onCancel={() => close('reply')}
-          slug={post.slug}
-        />
-      )}
-      {open === 'delete' && (
-        <ConfirmDialog title="Delete this comment?" action="Delete" onConfirm={remove} onClose={() => setOpen(null)}>
-          <p>It will be gone for good; replies to it stay, under a note that it was deleted.</p>
-        </ConfirmDialog>
-      )}
-      {open === 'report' && <ReportDialog title="Report this comment" send={report} onClose={() => setOpen(null)} />}
-    </article>
-  );
-}
-
-/** Moves the focus into a form as it opens (the person pressed "Reply" or "Edit" to type). */
-function useFocusOnOpen(id: string) {
-  useEffect(() => {
-    document.getElementById(id)?.focus();
-  }, []);
-}
-
-/** The form of a reply, the focus in its field as it opens (the person pressed "Reply" to type). */
-function ReplyForm(props: { to: Comment; slug: string; onPosted: (reply: Comment) => void; onCancel: () => void }) {
-  useFocusOnOpen(`reply-${props.to.id}`);
-  return <CommentForm {...props} />;
-}
-
-/**
- * The editor of one's comment. `modified` as read goes with the text: a change made elsewhere in
- * between is a 409, which shows the text as it is now (read again) and keeps what was typed;
- * saving again then replaces that text.
- */
-function EditComment({
-  comment,
-  onSaved,
-  onCancel,
-  context,
-}: {
-  comment: Comment;
-  onSaved: (comment: Comment) => void;
-  onCancel: () => void;
-  context: Context;
-}) {
-  const [body, setBody] = useState(comment.body);
-  const [conflict, setConflict] = useState<string | null>(null);
-  const { busy, errors, failure, run } = useSubmission();
-  const fieldId = `edit-${comment.id}`;
-  useFocusOnOpen(fieldId);
-  const submit = async () => {
-    if (busy) return;
-    await run(async () => {
-      setConflict(null);
-      const result = await outcome(() =>
-        api.PUT('/comments/detail/{id}', { params: { path: { id: comment.id } }, body: { body, modified: comment.modified } }),
-      );
-      if (result.ok) {
-        onSaved(result.data);
-        return null;
-      }
-      if (result.failure.kind === 'conflict') {
-        const now = await outcome(() => api.GET('/comments/detail/{id}', { params: { path: { id: comment.id } } }));
-        if (now.ok) context.replace(comment, now.data);
-        setConflict(result.failure.message);
-        return null;
-      }
-      return result.failure;
-    });
-  };
-  return (
-    <form
-      class="form comment-form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      {conflict && (
-        <div class="alert" role="alert">
-          <p>{conflict} Its text now:</p>
-          <Markdown source={comment.body} class="prose comment-body" />
-          <p>Save again to replace it with yours, or Cancel to keep it.</p>
-        </div>
-      )}
-      <Field name="body" id={fieldId} label="Edit comment" value={body} onInput={setBody} errors={errors} multiline rows={4} />
-      <FormAlert messages={otherErrors(errors, ['body'])} failure={failure} onRetry={() => void submit()} />
-      <div class="actions">
-        <button type="submit" aria-disabled={busy ? 'true' : undefined}>
-          Save
-        </button>
-        <button type="button" class="secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
   );
 }
