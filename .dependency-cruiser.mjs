@@ -22,6 +22,7 @@ const LAYERS = [
   ['feed'],
   ['docs'],
   ['openapi'],
+  ['pages'],
 ];
 
 const folders = (names) => `^lib/(${names.join('|')})/`;

@@ -36,6 +36,26 @@ export function corsAllowedOrigins(): string[] {
     .filter(Boolean);
 }
 
+/** The variable of the site's name (siteName()). */
+export const SITE_NAME_VARIABLE = 'SITE_NAME';
+export const DEFAULT_SITE_NAME = 'Community Posts';
+
+/**
+ * The site's name (SITE_NAME): the pages' titles, `og:site_name`, the feeds' titles. The deploy
+ * settings refuse a name that is blank, longer than 60 characters or holds a control character
+ * (infra/settings.ts); such a value here falls back to the default.
+ */
+export function siteName(): string {
+  const value = env[SITE_NAME_VARIABLE] ?? '';
+  return isSiteName(value) ? value : DEFAULT_SITE_NAME;
+}
+
+/** A site name as the settings accept it: 1 to 60 characters, none of them a control character. */
+export function isSiteName(value: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return value.trim() !== '' && [...value].length <= 60 && !/[\u0000-\u001f\u007f-\u009f]/.test(value);
+}
+
 /** The variable of the frontend's address (siteUrl()). */
 export const SITE_URL_VARIABLE = 'SITE_URL';
 

@@ -9,6 +9,7 @@ import { rssDocument } from './document.ts';
 import { feedLinks } from './links.ts';
 import { latestFeedRemoval } from '#lib/posts/feed-removals.ts';
 import { nowMs } from '#lib/time.ts';
+import { siteName } from '#lib/config.ts';
 
 // GET /feed: the 20 newest published posts (of one tag with ?tag=) as RSS 2.0. Read as page 1 of
 // GET /posts (or /posts/tagged/{slug}) with the feed's size, in two round trips: the list's
@@ -17,7 +18,6 @@ import { nowMs } from '#lib/time.ts';
 /** Posts in a feed. */
 export const FEED_SIZE = 20;
 
-const SITE_TITLE = 'Community Posts';
 
 /** A feed document with its validators. */
 export interface Feed extends Validators {
@@ -68,7 +68,7 @@ export async function readFeed(tagSlug: string | undefined, base: string): Promi
   const tagTitle = tag === undefined ? undefined : String(tag.title);
   const xml = rssDocument(
     {
-      title: tagTitle === undefined ? SITE_TITLE : `${SITE_TITLE}: ${tagTitle}`,
+      title: tagTitle === undefined ? siteName() : `${siteName()}: ${tagTitle}`,
       description: tagTitle === undefined ? 'The newest published posts.' : `The newest published posts tagged ${tagTitle}.`,
       links: feedLinks(base, tagSlug),
       lastBuildDate: changed,
