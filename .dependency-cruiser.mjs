@@ -22,6 +22,7 @@ const LAYERS = [
   ['feed'],
   ['docs'],
   ['openapi'],
+  ['reads'],
   ['pages'],
 ];
 

@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'coverage/', '.cache/', 'web/dist/', 'web/.dist-*/', 'web/src/api/schema.d.ts'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.data/', 'coverage/', '.cache/', 'web/dist/', 'web/dist-server/', 'web/.dist-*/', 'web/src/api/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -2,6 +2,9 @@
 // local tools' settings are scripts/local/settings.ts's). Settings are read on use, so tests and
 // the local server can point one process at another table without reloading modules.
 
+import { DEFAULT_SITE_NAME, isSiteName } from './site-name.ts';
+
+export { isSiteName };
 const env = process.env;
 
 /** A positive number from the environment (also the benchmark's BENCH_* settings), or the fallback. */
@@ -38,7 +41,6 @@ export function corsAllowedOrigins(): string[] {
 
 /** The variable of the site's name (siteName()). */
 export const SITE_NAME_VARIABLE = 'SITE_NAME';
-export const DEFAULT_SITE_NAME = 'Community Posts';
 
 /**
  * The site's name (SITE_NAME): the pages' titles, `og:site_name`, the feeds' titles. The deploy
@@ -50,10 +52,13 @@ export function siteName(): string {
   return isSiteName(value) ? value : DEFAULT_SITE_NAME;
 }
 
-/** A site name as the settings accept it: 1 to 60 characters, none of them a control character. */
-export function isSiteName(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return value.trim() !== '' && [...value].length <= 60 && !/[\u0000-\u001f\u007f-\u009f]/.test(value);
+
+/**
+ * The folder of the site's server renderer and page template (render.mjs, index.html): SITE_BUILD_DIR
+ * when set (the local stack: web/dist-server), else undefined: the page function's own bundle.
+ */
+export function siteBuildDir(): string | undefined {
+  return env.SITE_BUILD_DIR?.trim() || undefined;
 }
 
 /** The variable of the frontend's address (siteUrl()). */

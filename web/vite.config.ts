@@ -19,19 +19,23 @@ function chunkUrl(id: string, source: string): Plugin {
   const resolved = `\0${id}`;
   const file = fileURLToPath(new URL(source, import.meta.url));
   let build = false;
+  let server = false;
   let reference = '';
   return {
     name: id,
     configResolved(config) {
       build = config.command === 'build';
+      server = Boolean(config.build.ssr);
     },
     buildStart() {
       // The same chunk as the module's dynamic import: Rollup makes one chunk of a module.
-      if (build) reference = this.emitFile({ type: 'chunk', id: file });
+      if (build && !server) reference = this.emitFile({ type: 'chunk', id: file });
     },
     resolveId: (requested) => (requested === id ? resolved : null),
     load: (loaded) => {
       if (loaded !== resolved) return null;
+      // The server renders in one file and never loads a chunk again: no address to give.
+      if (server) return `export default '';`;
       return build ? `export default import.meta.ROLLUP_FILE_URL_${reference};` : `export default new URL('/${source}', location.href).href;`;
     },
   };
@@ -53,7 +57,11 @@ export default defineConfig({
     // No inline data: URLs (the CSP allows images from 'self' and https: only).
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
+    ...(process.env.SITE_SERVER_BUILD ? { rollupOptions: { output: { entryFileNames: 'render.mjs', inlineDynamicImports: true } }, copyPublicDir: false } : {}),
   },
+  // The server's renderer (`vite build --ssr src/server.tsx`, scripts/web/site-build.ts): one
+  // file with everything it imports, which the page function loads (lib/pages/render.ts).
+  ssr: { noExternal: true, target: 'node' },
   server: {
     host: '127.0.0.1',
     proxy: { '/api': { target: process.env.API_ORIGIN ?? 'http://127.0.0.1:3000', changeOrigin: false } },

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 // Building the site (web/ into web/dist) and knowing when it must be rebuilt: `npm start` and the
@@ -23,8 +23,8 @@ function newest(dir: string, skip: Set<string>, self = false): number {
 /** Why web/dist must be built, or undefined when it is current. */
 export function siteStaleness(root: string): 'missing' | 'older than web/ sources' | undefined {
   const index = join(root, 'web', 'dist', 'index.html');
-  if (!existsSync(index)) return 'missing';
-  const sources = newest(join(root, 'web'), new Set(['dist', 'node_modules', 'schema.d.ts']));
+  if (!existsSync(index) || !existsSync(join(root, 'web', 'dist-server', 'render.mjs'))) return 'missing';
+  const sources = newest(join(root, 'web'), new Set(['dist', 'dist-server', 'node_modules', 'schema.d.ts']));
   // The API's contract is a source too: the types are generated from lib/openapi/. So is the
   // slug derivation the site imports (lib/slugs/, web/src/api/tags.ts).
   const shared = Math.max(newest(join(root, 'lib', 'openapi'), new Set()), newest(join(root, 'lib', 'slugs'), new Set()));
@@ -75,9 +75,28 @@ export function buildSite(root: string): void {
     rmSync(out, { recursive: true, force: true });
     throw new Error(`web/dist/index.html has ${problem}, which the site's Content-Security-Policy refuses`);
   }
-  const dist = join(root, 'web', 'dist');
-  rmSync(dist, { recursive: true, force: true });
-  renameSync(out, dist);
+  // The server's renderer of the same sources, beside the page it fills (the build's index.html):
+  // web/dist-server, which the page function carries (lib/pages/render.ts).
+  const serverOut = `${out}-server`;
+  rmSync(serverOut, { recursive: true, force: true });
+  const ssr = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'web', 'vite.config.ts'), '--logLevel', 'warn', '--ssr', 'src/server.tsx'],
+    { cwd: join(root, 'web'), stdio: 'inherit', env: { ...process.env, SITE_OUT_DIR: serverOut, SITE_SERVER_BUILD: '1' } },
+  );
+  if (ssr.status !== 0) {
+    rmSync(out, { recursive: true, force: true });
+    rmSync(serverOut, { recursive: true, force: true });
+    throw new Error(`vite build --ssr failed (exit ${ssr.status ?? ssr.signal})`);
+  }
+  copyFileSync(join(out, 'index.html'), join(serverOut, 'index.html'));
+  for (const [from, to] of [
+    [serverOut, join(root, 'web', 'dist-server')],
+    [out, join(root, 'web', 'dist')],
+  ] as const) {
+    rmSync(to, { recursive: true, force: true });
+    renameSync(from, to);
+  }
 }
 
 /** Builds the site when it is missing or stale; says why (also to `onBuild` first), or undefined when it was current. */

@@ -1,11 +1,17 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { siteName } from './site.ts';
 import { moderates } from './api/account.ts';
-import type { Failure, FieldErrors, Outcome } from './api/client.ts';
-import { session, type Session } from './api/session.ts';
+import { outcomeOfAnswer, type Failure, type FieldErrors, type Outcome } from './api/client.ts';
+import { session, VISITOR, type Session } from './api/session.ts';
+import { isHydrating, takePreloaded } from './preloaded.ts';
 
-/** The session, re-rendering on login, logout, a refused token or another tab's change. */
+/**
+ * The session, re-rendering on login, logout, a refused token or another tab's change. Over the
+ * server's HTML the first render is a visitor's, as the server's was; the reader's own session
+ * follows at once.
+ */
 export function useSession(): Session {
-  const [state, setState] = useState(session.get());
+  const [state, setState] = useState(() => (isHydrating() ? VISITOR : session.get()));
   useEffect(() => {
     setState(session.get());
     return session.subscribe(setState);
@@ -29,13 +35,27 @@ export function useModerator(): boolean {
   return moderator;
 }
 
-const SITE_NAME = 'Community Posts';
-
-/** The document title names the page's subject, then the site. */
+/** The document title names the page's subject, then the site (the home page: the site alone). */
 export function useTitle(subject: string | null): void {
   useEffect(() => {
-    if (subject !== null) document.title = subject === SITE_NAME ? SITE_NAME : `${subject} · ${SITE_NAME}`;
+    if (subject === null) return;
+    const name = siteName();
+    document.title = subject === name ? name : `${subject} · ${name}`;
+    setMeta('property', 'og:title', subject);
+    setMeta('name', 'twitter:title', subject);
+    const canonical = document.querySelector<HTMLLinkElement>('link[rel="canonical"]');
+    if (canonical) {
+      const url = `${location.origin}${location.pathname}`;
+      canonical.href = url;
+      setMeta('property', 'og:url', url);
+    }
   }, [subject]);
+}
+
+/** A head meta element's content, where the page has one. */
+function setMeta(attribute: 'name' | 'property', key: string, content: string): void {
+  const meta = document.querySelector<HTMLMetaElement>(`meta[${attribute}="${key}"]`);
+  if (meta) meta.content = content;
 }
 
 /** The page's meta description while it is shown (a post's own), else the site's. */
@@ -45,8 +65,12 @@ export function useMetaDescription(text: string | null): void {
     if (!meta || text === null) return;
     const site = meta.content;
     meta.content = text;
+    setMeta('property', 'og:description', text);
+    setMeta('name', 'twitter:description', text);
     return () => {
       meta.content = site;
+      setMeta('property', 'og:description', site);
+      setMeta('name', 'twitter:description', site);
     };
   }, [text]);
 }
@@ -56,15 +80,26 @@ export type Loaded<T> = { status: 'loading' } | (Outcome<T> & { status: 'done' }
 /**
  * Loads what a page shows, again when `keys` (or the login) change; `reload` asks again (the
  * "Retry" button). The token is one of the keys: a refused token is forgotten and the page is
- * asked again as a visitor.
+ * asked again as a visitor. `preloaded` names the API read (lib/site/reads.ts) whose answer the
+ * server may have put in the page: the first render shows it, and the API is asked again
+ * (a reader's own view, the visit counted) while it stays shown. A login change keeps what is
+ * shown until the new answer comes; other keys show the loading state.
  */
-export function useLoad<T>(load: () => Promise<Outcome<T>>, keys: unknown[]): { state: Loaded<T>; reload: () => void } {
+export function useLoad<T>(load: () => Promise<Outcome<T>>, keys: unknown[], preloaded?: string): { state: Loaded<T>; reload: () => void } {
   const { token } = useSession();
-  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
+  const [state, setState] = useState<Loaded<T>>(() => {
+    const answer = takePreloaded(preloaded);
+    return answer ? { ...outcomeOfAnswer<T>(answer), status: 'done' } : { status: 'loading' };
+  });
   const [attempt, setAttempt] = useState(0);
+  const shown = useRef<unknown[] | null>(null);
   useEffect(() => {
     let current = true;
-    setState({ status: 'loading' });
+    // The same keys as the content shown (the first render's, or another login): keep it meanwhile.
+    const now = [...keys, attempt];
+    const same = shown.current === null ? state.status === 'done' : shown.current.every((key, at) => key === now[at]);
+    shown.current = now;
+    if (!same) setState({ status: 'loading' });
     load().then((result) => {
       if (current) setState({ ...result, status: 'done' });
     });

@@ -1,4 +1,4 @@
-import DOMPurify from 'dompurify';
+import DOMPurify, { type WindowLike } from 'dompurify';
 import MarkdownIt from 'markdown-it';
 
 // A post's description, Markdown (CommonMark with GitHub's tables, fenced code and autolinks), as
@@ -93,37 +93,41 @@ const ALLOWED_ATTR = ['href', 'src', 'alt', 'title', 'class', 'start', 'colspan'
 /** Addresses a link or image may have: http(s), mailto, and addresses on this site. */
 const SAFE_URL = /^(?:https?:|mailto:|[/#?]|\.{1,2}\/|[^:/?#]*(?:[/?#]|$))/i;
 
-const purify = DOMPurify();
-purify.addHook('uponSanitizeAttribute', (_node, data) => {
-  if (data.attrName === 'href' || data.attrName === 'src') {
-    // Whitespace and control characters are what browsers skip in a scheme (java\tscript:).
-    const value = [...data.attrValue].filter((c) => c > ' ' && (c < '\u007f' || c > '\u009f')).join('');
-    if (!SAFE_URL.test(value)) data.keepAttr = false;
-  }
-  if (data.attrName === 'class' && !/^(?:align-(?:left|center|right)|language-[\w-]+)$/.test(data.attrValue)) data.keepAttr = false;
-});
-purify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A') {
-    node.setAttribute('rel', 'noopener noreferrer nofollow ugc');
-    node.removeAttribute('target');
-  }
-  if (node.tagName === 'IMG') {
-    node.setAttribute('loading', 'lazy');
-    node.setAttribute('referrerpolicy', 'no-referrer');
-    // An image without alt is read out by its address; alt="" marks it as decoration. Alone in a
-    // link it is the link's only name: the link's address is then its text.
-    if (!node.getAttribute('alt')?.trim()) {
-      const link = node.closest('a');
-      const alone =
-        link !== null && link.textContent?.trim() === '' && [...link.querySelectorAll('img')].every((img) => img === node || !img.getAttribute('alt')?.trim());
-      node.setAttribute('alt', alone ? (link.getAttribute('href') ?? '') : '');
+/**
+ * A Markdown renderer sanitizing with DOMPurify in `window`: the browser's, or on the server a
+ * jsdom window (web/src/server.tsx), so that both make the same HTML of a text.
+ */
+export function markdownRenderer(window?: WindowLike): (source: string) => string {
+  const purify = window ? DOMPurify(window) : DOMPurify();
+  purify.addHook('uponSanitizeAttribute', (_node, data) => {
+    if (data.attrName === 'href' || data.attrName === 'src') {
+      // Whitespace and control characters are what browsers skip in a scheme (java\tscript:).
+      const value = [...data.attrValue].filter((c) => c > ' ' && (c < '\u007f' || c > '\u009f')).join('');
+      if (!SAFE_URL.test(value)) data.keepAttr = false;
     }
-  }
-});
+    if (data.attrName === 'class' && !/^(?:align-(?:left|center|right)|language-[\w-]+)$/.test(data.attrValue)) data.keepAttr = false;
+  });
+  purify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName === 'A') {
+      node.setAttribute('rel', 'noopener noreferrer nofollow ugc');
+      node.removeAttribute('target');
+    }
+    if (node.tagName === 'IMG') {
+      node.setAttribute('loading', 'lazy');
+      node.setAttribute('referrerpolicy', 'no-referrer');
+      // An image without alt is read out by its address; alt="" marks it as decoration. Alone in a
+      // link it is the link's only name: the link's address is then its text.
+      if (!node.getAttribute('alt')?.trim()) {
+        const link = node.closest('a');
+        const alone =
+          link !== null && link.textContent?.trim() === '' && [...link.querySelectorAll('img')].every((img) => img === node || !img.getAttribute('alt')?.trim());
+        node.setAttribute('alt', alone ? (link.getAttribute('href') ?? '') : '');
+      }
+    }
+  });
 
-/** Sanitized HTML of a Markdown text. */
-export function renderMarkdown(source: string): string {
-  return purify.sanitize(markdown.render(source), {
+  return (source) =>
+    purify.sanitize(markdown.render(source), {
     ALLOWED_TAGS,
     ALLOWED_ATTR: [...ALLOWED_ATTR, 'rel', 'loading', 'referrerpolicy'],
     ALLOW_DATA_ATTR: false,
@@ -132,4 +136,12 @@ export function renderMarkdown(source: string): string {
     ADD_FORBID_CONTENTS: ['x-removed-style'],
     FORBID_TAGS: ['style', 'script', 'svg', 'math', 'iframe', 'object', 'embed', 'form', 'input', 'textarea', 'button', 'select'],
   });
+}
+
+let inBrowser: ((source: string) => string) | undefined;
+
+/** Sanitized HTML of a Markdown text, in the browser (made on first use: the server has no window). */
+export function renderMarkdown(source: string): string {
+  inBrowser ??= markdownRenderer();
+  return inBrowser(source);
 }

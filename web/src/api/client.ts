@@ -1,4 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
+import { POSTS_PAGE_SIZE, type PreloadedAnswer } from '../../../lib/site/reads.ts';
 import type { components, paths } from './schema';
 import { session } from './session.ts';
 
@@ -108,6 +109,13 @@ export async function outcome<T>(call: () => Promise<{ data?: T; error?: unknown
   }
 }
 
+/** The outcome of an answer the server put in the page (web/src/preloaded.ts), as `outcome` would have read it. */
+export function outcomeOfAnswer<T>(answer: PreloadedAnswer): Outcome<T> {
+  const response = new Response(null, { status: answer.status, headers: answer.headers });
+  if (response.ok) return { ok: true, data: answer.body as T, response };
+  return { ok: false, failure: failureOf(response, answer.body, false), response };
+}
+
 /**
  * A list of posts asked for with `view=summary`: its items as summaries (a whole post, which the
  * API sends without the parameter, is left out rather than shown without its excerpt).
@@ -144,4 +152,4 @@ export function reportBody(reason: ReportReason | undefined, note: string): Sche
 }
 
 /** Posts on one page of every list of the site. */
-export const PAGE_SIZE = 20;
+export const PAGE_SIZE = POSTS_PAGE_SIZE;

@@ -13,6 +13,9 @@ export interface Session {
   ended: boolean;
 }
 
+/** Nobody logged in: a visitor (and every page the server renders). */
+export const VISITOR: Session = { token: null, username: null, ended: false };
+
 type Listener = (session: Session) => void;
 
 function stored(): Session {
@@ -73,7 +76,8 @@ export const session = {
 };
 
 // Another tab logged in or out: this one follows, so no tab keeps using a revoked token.
-window.addEventListener('storage', (event) => {
+// The server renders without a window (web/src/server.tsx): no storage, a visitor's session.
+if (typeof window !== 'undefined') window.addEventListener('storage', (event) => {
   if (event.key !== null && event.key !== TOKEN_KEY && event.key !== USERNAME_KEY) return;
   const next = stored();
   if (next.token !== current.token || next.username !== current.username) set(next);

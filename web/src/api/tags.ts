@@ -1,4 +1,6 @@
 import { slugify } from '../../../lib/slugs/slugify.ts';
+import { readKey } from '../../../lib/site/reads.ts';
+import { takePreloaded } from '../preloaded.ts';
 import { api, nextPage, outcome } from './client.ts';
 
 // A post names its tags by title; the tag pages are addressed by slug. A title's slug is, most
@@ -48,6 +50,26 @@ function slugOf(title: string): Promise<string | undefined> {
     slug.then((known) => known ?? found.delete(key));
   }
   return slug;
+}
+
+/** The API read that finds most tags of a title (its slug derived from the title), as the server preloads it. */
+export function tagReadKey(title: string): string {
+  return readKey(`/tags/detail/${encodeURIComponent(slugify(title))}`);
+}
+
+/** Title (lower case) to slug, of the titles whose tag the server read for this page (web/src/preloaded.ts). */
+export function preloadedTagSlugs(titles: string[]): Map<string, string> {
+  const slugs = new Map<string, string>();
+  for (const title of titles) {
+    const answer = takePreloaded(tagReadKey(title));
+    const tag = answer?.status === 200 ? (answer.body as { title?: unknown; slug?: unknown }) : undefined;
+    const key = title.toLowerCase();
+    if (typeof tag?.title === 'string' && typeof tag.slug === 'string' && tag.title.toLowerCase() === key) {
+      slugs.set(key, tag.slug);
+      found.set(key, Promise.resolve(tag.slug));
+    }
+  }
+  return slugs;
 }
 
 /** Title (lower case) to slug, for the titles given; a title not found is left out. */

@@ -160,7 +160,7 @@ export function Comments({ post, onChange }: { post: Post; onChange: Dispatch<St
         {status}
       </p>
       {load.status === 'loading' ? (
-        <p class="comments-loading">Loading comments…</p>
+        <div class="comments-loading" aria-busy="true" />
       ) : load.status === 'failed' ? (
         <Problem failure={load.failure} onRetry={() => setAttempt((n) => n + 1)} />
       ) : threads.length === 0 ? (

@@ -4,6 +4,7 @@ import { api, outcome } from '../api/client.ts';
 import { session } from '../api/session.ts';
 import { useModerator, useSession } from '../hooks.ts';
 import { loginFor, paths, withQuery } from '../paths.ts';
+import { siteName } from '../site.ts';
 import { SearchBox } from './SearchBox.tsx';
 
 /**
@@ -46,7 +47,7 @@ export function Header() {
       </a>
       <div class="bar">
         <a class="brand" href={paths.home}>
-          Community Posts
+          {siteName()}
         </a>
         <SearchBox />
       </div>

@@ -34,6 +34,12 @@ export function loadRenderer(): Promise<Render> {
   return loading;
 }
 
+/** The server renders Markdown at once, with its own renderer (web/src/server.tsx). */
+export function setRenderer(render: Render): void {
+  ready = render;
+  loading = Promise.resolve(render);
+}
+
 /** Loads the renderer again after a failed load (the "Retry" button). */
 function retryRenderer(): Promise<Render> {
   if (failed) loading = load();

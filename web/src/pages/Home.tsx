@@ -6,6 +6,7 @@ import { PostList } from '../components/PostList.tsx';
 import { Tabs } from '../components/Tabs.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
 import { pageNumber, paths, withQuery } from '../paths.ts';
+import { readKey } from '../../../lib/site/reads.ts';
 
 const SORTS = [
   { value: 'newest', label: 'Newest' },
@@ -23,10 +24,8 @@ export default function Home() {
   const sort: Sort = SORTS.find((s) => s.value === query.sort)?.value ?? 'newest';
   const q = (query.q ?? '').trim();
   const page = pageNumber(query.page);
-  const { state, reload } = useLoad(
-    () => summaries(() => api.GET('/posts', { params: { query: { sort, page, page_size: PAGE_SIZE, view: 'summary', ...(q ? { q } : {}) } } })),
-    [sort, q, page],
-  );
+  const list = { sort, page, page_size: PAGE_SIZE, view: 'summary', ...(q ? { q } : {}) } as const;
+  const { state, reload } = useLoad(() => summaries(() => api.GET('/posts', { params: { query: list } })), [sort, q, page], readKey('/posts', list));
   const heading = q ? `Search results for “${q}”` : 'Posts';
   // The login wall names itself.
   useTitle(walled(state) ? null : page > 1 ? `${heading}, page ${page}` : heading);

@@ -3,7 +3,7 @@ import { createPortal } from 'preact/compat';
 import { useLocation } from 'preact-iso';
 import commentsUrl from 'virtual:comments-url';
 import { api, outcome, reportBody, summaries, type Failure, type Post as PostData, type ReportReason } from '../api/client.ts';
-import { tagSlugs } from '../api/tags.ts';
+import { preloadedTagSlugs, tagSlugs } from '../api/tags.ts';
 import { Content } from '../components/Content.tsx';
 import { DateTime } from '../components/DateTime.tsx';
 import { loadRenderer, Markdown } from '../components/Markdown.tsx';
@@ -11,16 +11,21 @@ import { Alert, describe, PartFailed, Problem } from '../components/Problem.tsx'
 import { ReportDialog } from '../components/ReportDialog.tsx';
 import { useLoad, useMetaDescription, useModerator, useSavedCheckbox, useSession, useTitle } from '../hooks.ts';
 import { here, loginFor, paths } from '../paths.ts';
+import { readKey } from '../../../lib/site/reads.ts';
 
 /** `/posts/<slug>`: one post, its votes and favorite, related posts; Edit and Delete for its author. */
 export default function PostPage({ slug }: { slug: string }) {
   // The post and the Markdown renderer at once: the page appears whole (a renderer that failed to load says so in its place).
-  const { state, reload } = useLoad(async () => {
-    const renderer = loadRenderer().catch(() => undefined);
-    const post = await outcome(() => api.GET('/posts/detail/{slug}', { params: { path: { slug } } }));
-    await renderer;
-    return post;
-  }, [slug]);
+  const { state, reload } = useLoad(
+    async () => {
+      const renderer = loadRenderer().catch(() => undefined);
+      const post = await outcome(() => api.GET('/posts/detail/{slug}', { params: { path: { slug } } }));
+      await renderer;
+      return post;
+    },
+    [slug],
+    readKey(`/posts/detail/${encodeURIComponent(slug)}`),
+  );
   if (state.status === 'done' && state.ok) return <PostView key={state.data.slug} post={state.data} />;
   return (
     <Content state={state} reload={reload}>
@@ -62,7 +67,7 @@ function PostView({ post: read }: { post: PostData }) {
 }
 
 function TagLinks({ titles }: { titles: string[] }) {
-  const [slugs, setSlugs] = useState<Map<string, string>>(new Map());
+  const [slugs, setSlugs] = useState<Map<string, string>>(() => preloadedTagSlugs(titles));
   useEffect(() => {
     if (titles.length > 0) tagSlugs(titles).then(setSlugs);
   }, [titles.join('\n')]);
@@ -411,7 +416,7 @@ function CommentsRegion({ post, onChange }: { post: PostData; onChange: Dispatch
           }}
         />
       ) : (
-        <p class="comments-loading">Loading comments…</p>
+        <div class="comments-loading" aria-busy="true" />
       )}
     </section>
   );
@@ -428,8 +433,9 @@ function Related({ slug }: { slug: string }) {
   return (
     <section class="related" aria-labelledby="related-title">
       <h2 id="related-title">Related posts</h2>
+      {/* Space kept for the list while it loads, so nothing below it moves. */}
       {loading ? (
-        <p>Loading…</p>
+        <div class="related-pending" aria-busy="true" />
       ) : !state.ok ? (
         <Problem failure={state.failure} onRetry={reload} />
       ) : state.data.length === 0 ? (

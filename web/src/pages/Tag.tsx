@@ -4,15 +4,18 @@ import { Content } from '../components/Content.tsx';
 import { PostList } from '../components/PostList.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
 import { pageNumber, paths, withQuery } from '../paths.ts';
+import { readKey } from '../../../lib/site/reads.ts';
 
 /** `/tags/<slug>`: one tag's published posts, newest first. */
 export default function TagPage({ slug }: { slug: string }) {
   const { query } = useLocation();
   const page = pageNumber(query.page);
-  const tag = useLoad(() => outcome(() => api.GET('/tags/detail/{slug}', { params: { path: { slug } } })), [slug]);
+  const tag = useLoad(() => outcome(() => api.GET('/tags/detail/{slug}', { params: { path: { slug } } })), [slug], readKey(`/tags/detail/${encodeURIComponent(slug)}`));
+  const list = { page, page_size: PAGE_SIZE, view: 'summary' } as const;
   const posts = useLoad(
-    () => summaries(() => api.GET('/posts/tagged/{slug}', { params: { path: { slug }, query: { page, page_size: PAGE_SIZE, view: 'summary' } } })),
+    () => summaries(() => api.GET('/posts/tagged/{slug}', { params: { path: { slug }, query: list } })),
     [slug, page],
+    readKey(`/posts/tagged/${encodeURIComponent(slug)}`, list),
   );
   const title = tag.state.status === 'done' && tag.state.ok ? tag.state.data.title : null;
   useTitle(title ? `Posts tagged “${title}”` : null);

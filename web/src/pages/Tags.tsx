@@ -6,8 +6,9 @@ import { LoginWall } from '../components/Gates.tsx';
 import { Pagination } from '../components/Pagination.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
 import { pageNumber, paths, withQuery } from '../paths.ts';
+import { readKey, TAGS_PAGE_SIZE } from '../../../lib/site/reads.ts';
 
-const TAGS_PER_PAGE = 100;
+const TAGS_PER_PAGE = TAGS_PAGE_SIZE;
 
 /** `/tags`: every tag with its number of posts, filtered by a part of the title (`?q=`). */
 export default function Tags() {
@@ -16,10 +17,8 @@ export default function Tags() {
   const page = pageNumber(query.page);
   const [text, setText] = useState(q);
   useEffect(() => setText(q), [q]);
-  const { state, reload } = useLoad(
-    () => outcome(() => api.GET('/tags', { params: { query: { page, page_size: TAGS_PER_PAGE, ...(q ? { q } : {}) } } })),
-    [q, page],
-  );
+  const list = { page, page_size: TAGS_PER_PAGE, ...(q ? { q } : {}) };
+  const { state, reload } = useLoad(() => outcome(() => api.GET('/tags', { params: { query: list } })), [q, page], readKey('/tags', list));
   useTitle(walled(state) ? null : 'Tags');
   const href = (p: number) => withQuery(paths.tags, { q, page: p > 1 ? p : '' });
 

@@ -8,6 +8,7 @@ import { PostList } from '../components/PostList.tsx';
 import { Alert, describe } from '../components/Problem.tsx';
 import { useLoad, useModerator, useTitle } from '../hooks.ts';
 import { pageNumber, paths, withQuery } from '../paths.ts';
+import { readKey } from '../../../lib/site/reads.ts';
 
 /** A link shown only when it is an http(s) address (the profile's website and GitHub are). */
 function WebLink({ href }: { href: string }) {
@@ -120,10 +121,16 @@ function Suspension({ username }: { username: string }) {
 export default function UserPage({ username }: { username: string }) {
   const { query } = useLocation();
   const page = pageNumber(query.page);
-  const profile = useLoad(() => outcome(() => api.GET('/users/detail/{username}', { params: { path: { username } } })), [username]);
+  const profile = useLoad(
+    () => outcome(() => api.GET('/users/detail/{username}', { params: { path: { username } } })),
+    [username],
+    readKey(`/users/detail/${encodeURIComponent(username)}`),
+  );
+  const list = { page, page_size: PAGE_SIZE, view: 'summary' } as const;
   const posts = useLoad(
-    () => summaries(() => api.GET('/posts/author/{username}', { params: { path: { username }, query: { page, page_size: PAGE_SIZE, view: 'summary' } } })),
+    () => summaries(() => api.GET('/posts/author/{username}', { params: { path: { username }, query: list } })),
     [username, page],
+    readKey(`/posts/author/${encodeURIComponent(username)}`, list),
   );
   const moderator = useModerator();
   const loaded = profile.state.status === 'done' && profile.state.ok ? profile.state.data : null;
