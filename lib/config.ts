@@ -52,7 +52,6 @@ export function siteName(): string {
   return isSiteName(value) ? value : DEFAULT_SITE_NAME;
 }
 
-
 /**
  * The folder of the site's server renderer and page template (render.mjs, index.html): SITE_BUILD_DIR
  * when set (the local stack: web/dist-server), else undefined: the page function's own bundle.

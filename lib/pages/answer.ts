@@ -50,7 +50,13 @@ function originOf(event: APIGatewayProxyEventV2): string {
 
 /** The app's shell: the page the app renders in the browser, never indexed. */
 async function shell(context: PageContext, status = 200): Promise<Answer> {
-  const head: Head = { subject: null, description: siteDescription(context.siteName), ogType: 'website', canonical: `${context.origin}${context.path}`, noindex: true };
+  const head: Head = {
+    subject: null,
+    description: siteDescription(context.siteName),
+    ogType: 'website',
+    canonical: `${context.origin}${context.path}`,
+    noindex: true,
+  };
   return { status, type: HTML, body: pageDocument(await pageTemplate(), headHtml(head, context.siteName)), noindex: true };
 }
 
@@ -102,14 +108,22 @@ function matches(ifNoneMatch: string | undefined, tag: string): boolean {
 export async function pageResult(event: APIGatewayProxyEventV2): Promise<Result> {
   const method = event.requestContext?.http?.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') {
-    return { statusCode: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'Method Not Allowed\n' };
+    return {
+      statusCode: 405,
+      headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+      body: 'Method Not Allowed\n',
+    };
   }
   let answer: Answer;
   try {
     answer = await withBudget(() => answerOf(event));
   } catch (error) {
     log.error('page failed', { path: event.rawPath, ...describeError(error) });
-    return { statusCode: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '5' }, body: 'The site is busy. Please try again shortly.\n' };
+    return {
+      statusCode: 503,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '5' },
+      body: 'The site is busy. Please try again shortly.\n',
+    };
   }
   const tag = entityTag(answer.body);
   const headers: Record<string, string> = {

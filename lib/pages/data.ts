@@ -25,9 +25,7 @@ export interface PageContext {
   path: string;
 }
 
-export type PageData =
-  | { kind: 'page'; status: 200 | 404; head: Head; answers: PreloadedAnswers }
-  | { kind: 'moved'; location: string };
+export type PageData = { kind: 'page'; status: 200 | 404; head: Head; answers: PreloadedAnswers } | { kind: 'moved'; location: string };
 
 const encode = encodeURIComponent;
 
@@ -40,7 +38,13 @@ function notFound(context: PageContext, answers: PreloadedAnswers = {}): PageDat
     kind: 'page',
     status: 404,
     answers,
-    head: { subject: 'Page not found', description: siteDescription(context.siteName), ogType: 'website', canonical: `${context.origin}${context.path}`, noindex: true },
+    head: {
+      subject: 'Page not found',
+      description: siteDescription(context.siteName),
+      ogType: 'website',
+      canonical: `${context.origin}${context.path}`,
+      noindex: true,
+    },
   };
 }
 
@@ -81,7 +85,9 @@ async function postPage(slug: string, context: PageContext): Promise<PageData> {
   if (!post) {
     // No post holds the slug: the post that last left it by a rename, if it still exists.
     const target = await renamedTarget(slug);
-    return target.kind === 'moved' ? { kind: 'moved', location: `${context.origin}/posts/${encode(target.slug)}` } : notFound(context, { [key]: NOT_FOUND_ANSWER });
+    return target.kind === 'moved'
+      ? { kind: 'moved', location: `${context.origin}/posts/${encode(target.slug)}` }
+      : notFound(context, { [key]: NOT_FOUND_ANSWER });
   }
   // A draft holds its slug: 404 for everyone here; in the browser the app shows it to its author.
   if (!post.publish) return notFound(context, { [key]: NOT_FOUND_ANSWER });

@@ -44,7 +44,10 @@ export async function readAsVisitor<T, P>(route: PublicReadRoute<T, P>, read: Vi
   try {
     const prepared = route.prepare?.(request) as P;
     const keys = route.reads?.(request, prepared) ?? [];
-    const [items, alongside] = await Promise.all([read.items ?? (keys.length > 0 ? batchGet(keys) : BatchResult.EMPTY), route.alongside?.(request) as Promise<T> | undefined]);
+    const [items, alongside] = await Promise.all([
+      read.items ?? (keys.length > 0 ? batchGet(keys) : BatchResult.EMPTY),
+      route.alongside?.(request) as Promise<T> | undefined,
+    ]);
     result = await route.handler({ ...request, caller: null, read: items, prepared, alongside: alongside as T });
   } catch (error) {
     result = errorResult(error, { route: event.routeKey });

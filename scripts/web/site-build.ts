@@ -81,7 +81,16 @@ export function buildSite(root: string): void {
   rmSync(serverOut, { recursive: true, force: true });
   const ssr = spawnSync(
     process.execPath,
-    [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'web', 'vite.config.ts'), '--logLevel', 'warn', '--ssr', 'src/server.tsx'],
+    [
+      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      join(root, 'web', 'vite.config.ts'),
+      '--logLevel',
+      'warn',
+      '--ssr',
+      'src/server.tsx',
+    ],
     { cwd: join(root, 'web'), stdio: 'inherit', env: { ...process.env, SITE_OUT_DIR: serverOut, SITE_SERVER_BUILD: '1' } },
   );
   if (ssr.status !== 0) {

@@ -159,6 +159,8 @@ export const articles = (page: Page) => main(page).getByRole('article');
 
 /** Waits until the page's main landmark shows its one h1 (the app has rendered the page). */
 export async function ready(page: Page): Promise<void> {
+  // The server's HTML shows the h1 before the app runs: wait for the app to have taken over.
+  await page.locator('#app[data-app="running"]').waitFor({ state: 'attached' });
   await main(page).waitFor();
   await h1(page).first().waitFor();
 }

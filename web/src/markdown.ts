@@ -120,7 +120,9 @@ export function markdownRenderer(window?: WindowLike): (source: string) => strin
       if (!node.getAttribute('alt')?.trim()) {
         const link = node.closest('a');
         const alone =
-          link !== null && link.textContent?.trim() === '' && [...link.querySelectorAll('img')].every((img) => img === node || !img.getAttribute('alt')?.trim());
+          link !== null &&
+          link.textContent?.trim() === '' &&
+          [...link.querySelectorAll('img')].every((img) => img === node || !img.getAttribute('alt')?.trim());
         node.setAttribute('alt', alone ? (link.getAttribute('href') ?? '') : '');
       }
     }
@@ -128,14 +130,14 @@ export function markdownRenderer(window?: WindowLike): (source: string) => strin
 
   return (source) =>
     purify.sanitize(markdown.render(source), {
-    ALLOWED_TAGS,
-    ALLOWED_ATTR: [...ALLOWED_ATTR, 'rel', 'loading', 'referrerpolicy'],
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: false,
-    ALLOWED_URI_REGEXP: SAFE_URL,
-    ADD_FORBID_CONTENTS: ['x-removed-style'],
-    FORBID_TAGS: ['style', 'script', 'svg', 'math', 'iframe', 'object', 'embed', 'form', 'input', 'textarea', 'button', 'select'],
-  });
+      ALLOWED_TAGS,
+      ALLOWED_ATTR: [...ALLOWED_ATTR, 'rel', 'loading', 'referrerpolicy'],
+      ALLOW_DATA_ATTR: false,
+      ALLOW_ARIA_ATTR: false,
+      ALLOWED_URI_REGEXP: SAFE_URL,
+      ADD_FORBID_CONTENTS: ['x-removed-style'],
+      FORBID_TAGS: ['style', 'script', 'svg', 'math', 'iframe', 'object', 'embed', 'form', 'input', 'textarea', 'button', 'select'],
+    });
 }
 
 let inBrowser: ((source: string) => string) | undefined;

@@ -38,7 +38,11 @@ export function isHydrating(): boolean {
   return hydrating;
 }
 
-/** The first page has taken over the server's HTML: from now on the session is the reader's own. */
+/**
+ * The first page has taken over the server's HTML (or rendered over the shell): from now on the
+ * session is the reader's own, and `#app` says the app runs (`data-app="running"`: its buttons work).
+ */
 export function hydrated(): void {
   hydrating = false;
+  document.getElementById('app')?.setAttribute('data-app', 'running');
 }

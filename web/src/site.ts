@@ -11,6 +11,7 @@ export function setSiteName(given: string): void {
 }
 
 export function siteName(): string {
-  name ??= (typeof document === 'undefined' ? undefined : document.querySelector<HTMLMetaElement>('meta[name="application-name"]')?.content) || DEFAULT_SITE_NAME;
+  name ??=
+    (typeof document === 'undefined' ? undefined : document.querySelector<HTMLMetaElement>('meta[name="application-name"]')?.content) || DEFAULT_SITE_NAME;
   return name;
 }

@@ -77,8 +77,9 @@ export const session = {
 
 // Another tab logged in or out: this one follows, so no tab keeps using a revoked token.
 // The server renders without a window (web/src/server.tsx): no storage, a visitor's session.
-if (typeof window !== 'undefined') window.addEventListener('storage', (event) => {
-  if (event.key !== null && event.key !== TOKEN_KEY && event.key !== USERNAME_KEY) return;
-  const next = stored();
-  if (next.token !== current.token || next.username !== current.username) set(next);
-});
+if (typeof window !== 'undefined')
+  window.addEventListener('storage', (event) => {
+    if (event.key !== null && event.key !== TOKEN_KEY && event.key !== USERNAME_KEY) return;
+    const next = stored();
+    if (next.token !== current.token || next.username !== current.username) set(next);
+  });

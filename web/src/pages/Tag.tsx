@@ -10,7 +10,11 @@ import { readKey } from '../../../lib/site/reads.ts';
 export default function TagPage({ slug }: { slug: string }) {
   const { query } = useLocation();
   const page = pageNumber(query.page);
-  const tag = useLoad(() => outcome(() => api.GET('/tags/detail/{slug}', { params: { path: { slug } } })), [slug], readKey(`/tags/detail/${encodeURIComponent(slug)}`));
+  const tag = useLoad(
+    () => outcome(() => api.GET('/tags/detail/{slug}', { params: { path: { slug } } })),
+    [slug],
+    readKey(`/tags/detail/${encodeURIComponent(slug)}`),
+  );
   const list = { page, page_size: PAGE_SIZE, view: 'summary' } as const;
   const posts = useLoad(
     () => summaries(() => api.GET('/posts/tagged/{slug}', { params: { path: { slug }, query: list } })),
