@@ -36,6 +36,12 @@ export const keys = {
   postStats: (slug: string): Key => ({ PK: `POST#${slug}`, SK: 'STATS' }),
   /** A post's summary (its text without the description, with its excerpt), beside its text: what a list of summaries reads instead. */
   postSummary: (slug: string): Key => ({ PK: `POST#${slug}`, SK: 'SUMMARY' }),
+  /**
+   * The rename record of a slug (lib/posts/renamed.ts): beside where a post's text was, it names the
+   * post (by id) that last left `slug` by a rename; a later rename away from the same slug
+   * overwrites it, and the delete of a post holding `slug` deletes it.
+   */
+  slugLeft: (slug: string): Key => ({ PK: `POST#${slug}`, SK: 'LEFT' }),
   /** A post's entry in one list (postLists), keyed by the post's stable id so that it survives renames. */
   postEntry: (postId: string, list: string): Key => ({ PK: `ENTRY#${postId}`, SK: list }),
   /** One per (post, user): keyed by the post's stable id so it survives renames. */
@@ -227,6 +233,22 @@ export function postCreatedOfActive(active: string): string | undefined {
   const at = active.indexOf('#');
   return at > 0 ? active.slice(at + 1) : undefined;
 }
+
+/** A post's `modified` read from its key by activity (`listSortKeys.postActive`, `modified#created#id`). */
+export function postModifiedOfActive(active: string): string | undefined {
+  const at = active.indexOf('#');
+  return at > 0 ? active.slice(0, at) : undefined;
+}
+
+/**
+ * The sort keys of one calendar month (`YYYY-MM`) in a list whose sort keys start with an ISO
+ * timestamp (posts by `CreatedSK`, tags' and users' `GSI1SK`): a `begins_with` prefix. What the
+ * sitemap's children are cut by (lib/pages/sitemap.ts).
+ */
+export const sortKeyMonth = {
+  prefix: (month: string): string => month,
+  of: (sortKey: string): string => sortKey.slice(0, 7),
+};
 
 /** The slug of the post whose text item this key is (`keys.post`), or undefined for any other key. */
 export function parsePostText(key: { PK?: unknown; SK?: unknown }): string | undefined {

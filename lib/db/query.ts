@@ -218,3 +218,35 @@ export async function partitionHead(
   );
   return { items: response.Items ?? [], more: response.LastEvaluatedKey !== undefined };
 }
+
+/**
+ * The items of a list (a partition of an index, optionally filtered) whose sort key begins with
+ * `beginsWith` when given, in sort key order (lowest first unless `forward: false`), a page at a
+ * time: `limit` items read per call when given (before the filter), else DynamoDB's 1 MB. Stops
+ * when the caller stops iterating: a read bounded by what the caller keeps. What the sitemap reads
+ * (lib/pages/sitemap.ts).
+ */
+export async function* listRangePages(list: ListQuery, options: { beginsWith?: string; forward?: boolean; limit?: number } = {}): AsyncGenerator<Item[]> {
+  const { beginsWith, forward = true, limit } = options;
+  const index = INDEXES[list.index];
+  const names: Record<string, string> = { '#pk': index.partitionKey, ...(beginsWith === undefined ? {} : { '#sk': index.sortKey }), ...list.filter?.names };
+  const values: Record<string, unknown> = { ':pk': list.partition, ...(beginsWith === undefined ? {} : { ':prefix': beginsWith }), ...list.filter?.values };
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const response = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: index.name,
+        KeyConditionExpression: beginsWith === undefined ? '#pk = :pk' : '#pk = :pk AND begins_with(#sk, :prefix)',
+        ...(list.filter ? { FilterExpression: list.filter.expression } : {}),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: forward,
+        ...(limit !== undefined ? { Limit: limit } : {}),
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    yield response.Items ?? [];
+    startKey = response.LastEvaluatedKey;
+  } while (startKey);
+}

@@ -9,6 +9,7 @@ import { atVersion } from './access.ts';
 import { counterWrites } from './counters.ts';
 import { postEntries } from './entries.ts';
 import { postStatsItem, postTextItem, type PostRecord, type PostSummary } from './post.ts';
+import { slugLeftClear, slugLeftWrite } from './renamed.ts';
 import { postSummaryItem } from './summary.ts';
 
 // Every change of a post, from create to delete and each count in between, is one transaction
@@ -63,6 +64,9 @@ export function postItemWrites(before: PostRecord | null, proposed: PostRecord |
     );
     // The slug is free again: a contended create that finds it first free takes it, ticket number 1.
     writes.push(slugFreedWrite('post', before.slug_base, candidateIndex(before.slug_base, before.slug)));
+    // A rename records the slug it leaves (lib/posts/renamed.ts); a delete clears the record of the
+    // slug it frees, left there by an older rename of another post. Neither item is any other write's.
+    writes.push(renamed ? slugLeftWrite(before) : slugLeftClear(before.slug));
   }
   if (before && after && !renamed) {
     if (after.text_version !== before.text_version || unchangedSince !== undefined) {

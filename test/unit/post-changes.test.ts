@@ -24,6 +24,8 @@ const LATER = '2026-03-01T10:00:00.000002+00:00';
 const TEXT = 'POST#hello-world-2|POST';
 const STATS = 'POST#hello-world-2|STATS';
 const SUMMARY = 'POST#hello-world-2|SUMMARY';
+/** The rename record of the fixture's slug (lib/posts/renamed.ts): put by a rename away, deleted with the post. */
+const LEFT = 'POST#hello-world-2|LEFT';
 const entryKey = (list: string) => `ENTRY#${ID}|${list}`;
 const PUBLISHED_LISTS = ['MINE', 'AUTHORED', 'POSTS', 'TAGGED#go', 'TAGGED#rust'];
 
@@ -214,6 +216,7 @@ describe('postItemWrites: edits', () => {
       [SUMMARY]: 'delete',
       [STATS]: 'delete',
       [FREED]: 'delete',
+      [LEFT]: 'put',
       'POST#goodbye|POST': 'put',
       'POST#goodbye|SUMMARY': 'put',
       'POST#goodbye|STATS': 'put',
@@ -237,6 +240,8 @@ describe('postItemWrites: edits', () => {
     });
     expect(itemOf(writes, 'POST#goodbye|POST').text_version).toBe(5);
     for (const list of PUBLISHED_LISTS) expect(itemOf(writes, entryKey(list)), list).toMatchObject({ slug: 'goodbye', post_id: ID });
+    expect(itemOf(writes, LEFT)).toMatchObject({ PK: 'POST#hello-world-2', SK: 'LEFT', post_id: ID });
+    expect(conditionOf(writeOn(writes, LEFT))).toEqual(NO_CONDITION);
   });
 
   it('a rename of a draft moves its text and stats and re-puts only its MINE entry', () => {
@@ -247,6 +252,7 @@ describe('postItemWrites: edits', () => {
       [SUMMARY]: 'delete',
       [STATS]: 'delete',
       [FREED]: 'delete',
+      [LEFT]: 'put',
       'POST#goodbye|POST': 'put',
       'POST#goodbye|SUMMARY': 'put',
       'POST#goodbye|STATS': 'put',
@@ -322,6 +328,7 @@ describe('postItemWrites: delete', () => {
       [SUMMARY]: 'delete',
       [STATS]: 'delete',
       [FREED]: 'delete',
+      [LEFT]: 'delete',
       ...deletes([...PUBLISHED_LISTS, 'FEATURED']),
     });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(4));
@@ -330,7 +337,7 @@ describe('postItemWrites: delete', () => {
 
   it("deletes a draft's text, stats and MINE entry", () => {
     const writes = writesOf(post({ publish: false, version: 9 }), null);
-    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [SUMMARY]: 'delete', [STATS]: 'delete', [FREED]: 'delete', ...deletes(['MINE']) });
+    expect(summary(writes)).toEqual({ [TEXT]: 'delete', [SUMMARY]: 'delete', [STATS]: 'delete', [FREED]: 'delete', [LEFT]: 'delete', ...deletes(['MINE']) });
     expect(conditionOf(writeOn(writes, STATS))).toEqual(atVersion(9));
   });
 });
