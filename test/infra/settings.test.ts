@@ -228,7 +228,7 @@ describe('deploy settings', () => {
     for (const fn of answering) expect(fn.Properties.MemorySize).toBe(1024);
     // The page function (no CORS, SITE_NAME) takes the API's memorySize too.
     const page = functions.filter((fn) => !answering.includes(fn) && fn.Properties.Environment.Variables.SITE_NAME !== undefined);
-    expect(page.map((fn) => [fn.Properties.MemorySize, fn.Properties.Environment.Variables.SITE_NAME])).toEqual([[1024, 'Tea Room']]);
+    expect(page.map((fn) => [fn.Properties.MemorySize, fn.Properties.Environment.Variables.SITE_NAME])).toEqual([[1024, DEFAULT_SETTINGS.siteName]]);
     const consumer = functions.filter((fn) => !answering.includes(fn) && !page.includes(fn));
     expect(consumer.map((fn) => fn.Properties.MemorySize)).toEqual([DEFAULT_SETTINGS.streamMemorySize]);
     for (const logGroup of Object.values(template.findResources('AWS::Logs::LogGroup'))) {
