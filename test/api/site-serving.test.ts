@@ -156,7 +156,7 @@ describe('the built site (web/dist, built by the global setup when stale)', () =
     expect(inlineCode('<style>p{}</style>')).toBe('a style element');
   });
 
-  it('announces the RSS feed and a favicon (robots.txt is the page function\'s)', () => {
+  it("announces the RSS feed and a favicon (robots.txt is the page function's)", () => {
     expect(built).toContain('<link rel="alternate" type="application/rss+xml" title="Community Posts" href="/api/v1/feed" />');
     expect(built).toContain('<link rel="icon" href="/favicon.svg"');
   });
