@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { CfnTable, ITable, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal, type AddToPrincipalPolicyResult, type RoleProps } from 'aws-cdk-lib/aws-iam';
@@ -52,6 +52,7 @@ export const BUNDLING: BundlingOptions = {
 export interface BundledFiles {
   /** Absolute folder the files are taken from. */
   from: string;
+  /** Paths relative to `from`, `/` between folders. */
   files: readonly string[];
   /** Folder inside the bundle they are copied to. */
   to: string;
@@ -87,7 +88,11 @@ export function copyFilesHook(bundled: BundledFiles): ICommandHooks {
     beforeInstall: () => [],
     afterBundling: (_inputDir: string, outputDir: string) => [
       `mkdir -p ${quote(join(outputDir, bundled.to))}`,
-      ...bundled.files.map((file) => `cp ${quote(join(bundled.from, file))} ${quote(join(outputDir, bundled.to, file))}`),
+      // A file in a subfolder (the server build's chunks) gets its folder first.
+      ...bundled.files.map(
+        (file) =>
+          `mkdir -p ${quote(dirname(join(outputDir, bundled.to, file)))} && cp ${quote(join(bundled.from, file))} ${quote(join(outputDir, bundled.to, file))}`,
+      ),
     ],
   };
 }

@@ -1,6 +1,6 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import type { LimitSetting } from '#lib/config.ts';
+import { DEFAULT_SITE_NAME, isSiteName, type LimitSetting } from '#lib/config.ts';
 import { DEFAULT_LIMITS, type LimitsSettings } from './limits.ts';
 import { DEFAULT_PUBLIC_READS, type PublicReadSettings } from './public-reads.ts';
 import { stackRouteKeys } from './route-keys.ts';
@@ -49,6 +49,11 @@ export interface DeploySettings extends LimitsSettings, PublicReadSettings, Stre
    */
   siteUrl: string | undefined;
   /**
+   * The site's name (the page function's and the API functions' SITE_NAME): the pages' titles,
+   * `og:site_name`, the RSS feeds' titles. 1 to 60 characters, no control character.
+   */
+  siteName: string;
+  /**
    * The distribution's own domain names (context `domainName`: one name, or a comma-separated list),
    * lower case; the first is the site's canonical address. Empty: the distribution's `*.cloudfront.net` name only.
    */
@@ -93,6 +98,7 @@ export const CONTEXT_KEYS = {
   logRetentionDays: 'logRetentionDays',
   tracing: 'tracing',
   siteUrl: 'siteUrl',
+  siteName: 'siteName',
   domainNames: 'domainName',
   certificateArn: 'certificateArn',
   hostedZoneId: 'hostedZoneId',
@@ -139,6 +145,7 @@ export const DEFAULT_SETTINGS: DeploySettings = {
   logRetentionDays: RetentionDays.ONE_MONTH,
   tracing: false,
   siteUrl: undefined,
+  siteName: DEFAULT_SITE_NAME,
   domainNames: [],
   certificateArn: undefined,
   hostedZoneId: undefined,
@@ -294,6 +301,15 @@ function siteAddress(key: string, value: unknown): string | undefined {
   return address;
 }
 
+/** The site's name, trimmed: what isSiteName() accepts (lib/config.ts, which falls back to the default on anything else). */
+function siteNameSetting(key: string, value: unknown): string {
+  const name = typeof value === 'string' ? value.trim() : '';
+  if (!isSiteName(name)) {
+    throw new SettingsError(`Context "${key}" must be 1 to 60 characters with no control character, not ${JSON.stringify(value)}.`);
+  }
+  return name;
+}
+
 /** A number, whole or not (a string of one with -c), from min to max. */
 function decimal(key: string, value: unknown, min: number, max: number): number {
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -424,6 +440,7 @@ export function readSettings(node: Pick<Node, 'tryGetContext'>): DeploySettings 
     logRetentionDays: read('logRetentionDays', retention),
     tracing: read('tracing', flag),
     siteUrl: read('siteUrl', siteAddress),
+    siteName: read('siteName', siteNameSetting),
     domainNames: read('domainNames', domainNames),
     certificateArn: read('certificateArn', certificateArn),
     hostedZoneId: read('hostedZoneId', hostedZoneId),

@@ -1,16 +1,15 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { VIEWER_HOST_HEADER } from '#lib/http/request.ts';
+import { DISTRIBUTION_DOMAIN_HEADER } from '#lib/site/origin.ts';
 
-// The code of the distribution's two CloudFront Functions (cloudfront-js-2.0), written at synth
-// time: the site's SPA fallback, which knows the site's files from the build's listing, and the
-// `/api/*` function that hands the viewer's host to the API. Pure text, so the tests run it.
+// What the distribution knows of the site's build at synth time (its files, one behaviour each to
+// the bucket), and the code of its two CloudFront Functions (cloudfront-js-2.0): the pages' one,
+// which hands the page function the distribution's domain, and the `/api/*` one, which hands the
+// viewer's host to the API. Pure text, so the tests run it.
 
 /** The folder of Vite's hashed, never-changing files: a path under it is always a file. */
 export const HASHED_ASSETS_FOLDER = 'assets';
-
-/** The page every path that is not one of the site's files gets: the app routes it in the browser. */
-export const APP_PAGE = '/index.html';
 
 /** CloudFront's limit on a function's code. */
 export const FUNCTION_CODE_LIMIT = 10_240;
@@ -27,6 +26,33 @@ export function requireSiteBuild(folder: string): void {
   if (!existsSync(join(folder, 'index.html'))) {
     throw new SiteBuildError(`The site's build is missing: ${folder} has no index.html. Run \`${BUILD_COMMAND}\` first (npm run synth needs it).`);
   }
+}
+
+/** The server-side build of the site (web/dist-server): the renderer and the page template the page function reads. */
+export const SERVER_BUILD_FILES = ['render.mjs', 'index.html'] as const;
+
+/** Refuses a server build folder without the renderer or the page template. */
+export function requireServerBuild(folder: string): void {
+  const missing = SERVER_BUILD_FILES.filter((file) => !existsSync(join(folder, file)));
+  if (missing.length > 0) {
+    throw new SiteBuildError(
+      `The site's server build is missing: ${folder} has no ${missing.join(' or ')}. Run \`${BUILD_COMMAND}\` first (npm run synth needs it).`,
+    );
+  }
+}
+
+/** Every file of a folder, as paths relative to it with `/` between folders, sorted. */
+export function filesUnder(folder: string): string[] {
+  const files: string[] = [];
+  const walk = (directory: string) => {
+    for (const entry of readdirSync(directory).sort()) {
+      const path = join(directory, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else files.push(relative(folder, path).split(sep).join('/'));
+    }
+  };
+  walk(folder);
+  return files;
 }
 
 /**
@@ -49,6 +75,38 @@ export function siteFiles(folder: string): string[] {
   return files;
 }
 
+/** The build's files the page function answers instead of the bucket: the app's template and the generated robots.txt. */
+export const NOT_SERVED_FROM_BUILD = ['/index.html', '/robots.txt'] as const;
+
+/** CloudFront's quota of cache behaviours per distribution (the default one not counted). */
+export const BEHAVIOR_LIMIT = 25;
+
+/** The characters CloudFront takes in a path pattern (`*` and `?` are its wildcards, so not as themselves). */
+const PATH_PATTERN = /^\/[A-Za-z0-9_.$/~"'@:+&-]+$/;
+
+/**
+ * The path patterns of the build's files, each its own behaviour to the bucket: `/assets/*` for
+ * the hashed folder, then every other file but those the page function answers. `others` is the
+ * number of behaviours the distribution has besides (`/api/*`): past CloudFront's quota, or with a
+ * name a path pattern cannot hold, the synth stops here.
+ */
+export function buildFilePatterns(files: readonly string[], hashedAssets: boolean, others: number): string[] {
+  const patterns = [
+    ...(hashedAssets ? [`/${HASHED_ASSETS_FOLDER}/*`] : []),
+    ...files.filter((file) => !(NOT_SERVED_FROM_BUILD as readonly string[]).includes(file)),
+  ];
+  const unfit = patterns.find((pattern) => !pattern.endsWith('/*') && !PATH_PATTERN.test(pattern));
+  if (unfit)
+    throw new SiteBuildError(`The site's file ${JSON.stringify(unfit)} cannot be a CloudFront path pattern: rename it with letters, digits and - _ . only.`);
+  if (patterns.length + others > BEHAVIOR_LIMIT) {
+    throw new SiteBuildError(
+      `The site's build has ${patterns.length} files outside /${HASHED_ASSETS_FOLDER}/ and index.html (${patterns.join(', ')}): with ${others} other behaviour(s), ` +
+        `the distribution would need ${patterns.length + others} cache behaviours, over CloudFront's ${BEHAVIOR_LIMIT}. Move files under web/public/${HASHED_ASSETS_FOLDER}/ or drop some.`,
+    );
+  }
+  return patterns;
+}
+
 /** Whether the build has the hashed assets folder. */
 export function hasHashedAssets(folder: string): boolean {
   return existsSync(join(folder, HASHED_ASSETS_FOLDER));
@@ -56,36 +114,27 @@ export function hasHashedAssets(folder: string): boolean {
 
 function checkSize(code: string, what: string): string {
   if (Buffer.byteLength(code) > FUNCTION_CODE_LIMIT) {
-    throw new SiteBuildError(
-      `The ${what} function's code is ${Buffer.byteLength(code)} bytes, over CloudFront's ${FUNCTION_CODE_LIMIT}: the site has too many files outside /${HASHED_ASSETS_FOLDER}/.`,
-    );
+    throw new SiteBuildError(`The ${what} function's code is ${Buffer.byteLength(code)} bytes, over CloudFront's ${FUNCTION_CODE_LIMIT}.`);
   }
   return code;
 }
 
 /**
- * Viewer request of the site's behaviour: a path that is one of the site's files goes to S3 as
- * it is; any other path (`/posts/x`, `/users/john.doe`, `/`) gets the app's page. No rule on dots
- * or extensions: a username may hold a dot. The keys all start with `/`, so no inherited property
- * of an object can match.
+ * Viewer request of the pages (the default behaviour, to the page function): the distribution's
+ * own domain name, from CloudFront's context, under DISTRIBUTION_DOMAIN_HEADER, replacing any value
+ * the viewer sent under that name: the page function's origin when the settings name none.
  */
-export function spaFallbackCode(files: readonly string[], hashedAssets: boolean): string {
-  // As the viewer sent it: a name with a space or a non-ASCII letter arrives percent-encoded.
-  const known = Object.fromEntries(files.flatMap((file) => [...new Set([file, encodeURI(file)])].map((uri) => [uri, true])));
-  const prefix = hashedAssets ? `/${HASHED_ASSETS_FOLDER}/` : '';
+export function distributionDomainCode(): string {
+  const header = JSON.stringify(DISTRIBUTION_DOMAIN_HEADER);
   return checkSize(
     [
-      `var FILES = ${JSON.stringify(known)};`,
-      `var ASSETS = ${JSON.stringify(prefix)};`,
       'function handler(event) {',
       '  var request = event.request;',
-      '  var uri = request.uri;',
-      '  if (FILES[uri] === true || (ASSETS !== "" && uri.indexOf(ASSETS) === 0)) return request;',
-      `  request.uri = ${JSON.stringify(APP_PAGE)};`,
+      `  request.headers[${header}] = { value: event.context.distributionDomainName };`,
       '  return request;',
       '}',
     ].join('\n'),
-    'SPA fallback',
+    'distribution domain',
   );
 }
 

@@ -18,7 +18,10 @@ import {
   HeadersReferrerPolicy,
   HttpVersion,
   OriginProtocolPolicy,
+  OriginRequestCookieBehavior,
+  OriginRequestHeaderBehavior,
   OriginRequestPolicy,
+  OriginRequestQueryStringBehavior,
   OriginSslPolicy,
   ResponseHeadersPolicy,
   SecurityPolicyProtocol,
@@ -28,21 +31,25 @@ import {
   type ResponseCustomHeader,
   type ResponseSecurityHeadersBehavior,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { SITE_HSTS_SECONDS, SITE_SECURITY_HEADERS } from '#lib/site/headers.ts';
+import { DISTRIBUTION_DOMAIN_HEADER } from '#lib/site/origin.ts';
 import { VIEWER_HOST_HEADER } from '#lib/http/request.ts';
 import { API_PREFIX } from '#lib/routes.ts';
-import { HASHED_ASSETS_FOLDER, hasHashedAssets, siteFiles, spaFallbackCode, viewerHostCode } from './site-functions.ts';
+import { PAGE_MAX_TTL_SECONDS, PAGE_QUERY_PARAMETERS } from './pages.ts';
+import { buildFilePatterns, distributionDomainCode, HASHED_ASSETS_FOLDER, hasHashedAssets, siteFiles, viewerHostCode } from './site-functions.ts';
 import { acknowledgeBucketDeployment, acknowledgeDistribution, acknowledgeSiteBucketLogs } from './nag.ts';
 
-// The site on the stack: its build in a private bucket, read by CloudFront through origin access
-// control, and the HTTP API behind `/api/*` of the same distribution, so the site calls its own
-// origin. What one distribution for a site and an API gets wrong by default, and how this avoids
+// The site on the stack: its pages from the page function (infra/page-function.ts) through its
+// function URL, its build's files in a private bucket, both read by CloudFront through origin
+// access control, and the HTTP API behind `/api/*` of the same distribution, so the site calls
+// its own origin. What one distribution for a site and an API gets wrong by default, and how this avoids
 // each, is in docs/site.md.
 
 /** The site's build, at the repository's root: web/dist. */
@@ -50,7 +57,7 @@ export const DEFAULT_SITE_ASSETS = fileURLToPath(new URL('../web/dist', import.m
 
 /** Cache-Control of the hashed files: their name changes with their content. */
 export const HASHED_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-/** Cache-Control of every other file of the site (index.html, robots.txt, the favicon): always revalidated. */
+/** Cache-Control of every other file of the build (the favicon): always revalidated. */
 export const PAGE_CACHE_CONTROL = 'no-cache';
 
 /**
@@ -80,6 +87,8 @@ export const MINIMUM_TLS = SecurityPolicyProtocol.TLS_V1_2_2021;
 
 export interface SiteProps {
   api: HttpApi;
+  /** The page function's URL (IAM auth): the default behaviour's origin. */
+  pages: IFunctionUrl;
   /** Unset: the site lives on the distribution's `*.cloudfront.net` name, with CloudFront's default certificate. */
   domain?: SiteDomain;
   /** The site's build folder (index.html, robots.txt, assets/...). Default: web/dist at the repository's root. */
@@ -129,12 +138,16 @@ export class Site extends Construct {
   readonly url: string;
   /** The A and AAAA alias records of the domain names, with a hosted zone. */
   readonly records: (ARecord | AaaaRecord)[] = [];
-  readonly spaFallback: CloudFrontFunction;
+  readonly distributionDomain: CloudFrontFunction;
   readonly viewerHost: CloudFrontFunction;
   readonly headersPolicy: ResponseHeadersPolicy;
   readonly apiHeadersPolicy: ResponseHeadersPolicy;
   readonly apiCachePolicy: CachePolicy;
   readonly siteCachePolicy: CachePolicy;
+  readonly pageCachePolicy: CachePolicy;
+  readonly pageOriginPolicy: OriginRequestPolicy;
+  /** The copies of the build into the bucket: what the page function's update waits for. */
+  readonly deployments: BucketDeployment[];
 
   constructor(scope: Construct, id: string, props: SiteProps) {
     super(scope, id);
@@ -142,6 +155,8 @@ export class Site extends Construct {
     // Read first: a missing build stops the synth here, with the command that makes it.
     const files = siteFiles(folder);
     const hashed = hasHashedAssets(folder);
+    // One behaviour per file to the bucket, beside /api/*.
+    const filePatterns = buildFilePatterns(files, hashed, 1);
 
     // Rebuilt from the sources at every deploy, so nothing in it is worth keeping past the stack.
     this.bucket = new Bucket(this, 'Bucket', {
@@ -154,10 +169,10 @@ export class Site extends Construct {
     });
     acknowledgeSiteBucketLogs(this.bucket);
 
-    this.spaFallback = new CloudFrontFunction(this, 'SpaFallback', {
-      comment: 'Sends every path that is not one of the site files to /index.html',
+    this.distributionDomain = new CloudFrontFunction(this, 'DistributionDomain', {
+      comment: `Passes the distribution domain to the pages as ${DISTRIBUTION_DOMAIN_HEADER}, replacing any client value`,
       runtime: FunctionRuntime.JS_2_0,
-      code: FunctionCode.fromInline(spaFallbackCode(files, hashed)),
+      code: FunctionCode.fromInline(distributionDomainCode()),
     });
     this.viewerHost = new CloudFrontFunction(this, 'ViewerHost', {
       comment: `Passes the viewer Host to the API as ${VIEWER_HOST_HEADER}, replacing any client value`,
@@ -180,7 +195,7 @@ export class Site extends Construct {
       },
     });
 
-    this.siteCachePolicy = new CachePolicy(this, 'PageCache', {
+    this.siteCachePolicy = new CachePolicy(this, 'FileCache', {
       comment: "The site's files, as their Cache-Control says (min TTL 0 honours no-cache)",
       minTtl: Duration.seconds(0),
       defaultTtl: Duration.days(1),
@@ -190,6 +205,27 @@ export class Site extends Construct {
       cookieBehavior: CacheCookieBehavior.none(),
       enableAcceptEncodingGzip: true,
       enableAcceptEncodingBrotli: true,
+    });
+    // Keyed on the path, the encoding and the lists' parameters alone: every viewer gets the same
+    // anonymous page. Default TTL 0: kept only for the s-maxage the function sends.
+    this.pageCachePolicy = new CachePolicy(this, 'PageCache', {
+      comment: "The site's pages, as the page function's s-maxage says; keyed on path, encoding, page, sort and q",
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(0),
+      maxTtl: Duration.seconds(PAGE_MAX_TTL_SECONDS),
+      headerBehavior: CacheHeaderBehavior.none(),
+      queryStringBehavior: CacheQueryStringBehavior.allowList(...PAGE_QUERY_PARAMETERS),
+      cookieBehavior: CacheCookieBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    // Never the viewer's Host (the function URL answers on its own host only), no cookie: only
+    // what the cache key holds, and the distribution's domain that the viewer-request function set.
+    this.pageOriginPolicy = new OriginRequestPolicy(this, 'PageOrigin', {
+      comment: `The pages' cache key and ${DISTRIBUTION_DOMAIN_HEADER}; not Host`,
+      headerBehavior: OriginRequestHeaderBehavior.allowList(DISTRIBUTION_DOMAIN_HEADER),
+      queryStringBehavior: OriginRequestQueryStringBehavior.none(),
+      cookieBehavior: OriginRequestCookieBehavior.none(),
     });
     // Nothing is kept that the API does not ask to be kept (default TTL 0): anonymous reads for
     // their s-maxage, token answers (`private`) and errors (`no-store`) never. A token is part of
@@ -211,9 +247,20 @@ export class Site extends Construct {
     const errorResponses: ErrorResponse[] = CACHEABLE_ERROR_CODES.map((httpStatus) => ({ httpStatus, ttl: Duration.seconds(0) }));
     const { domain } = props;
 
+    const bucketOrigin = S3BucketOrigin.withOriginAccessControl(this.bucket);
+    const fileBehavior = {
+      origin: bucketOrigin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachedMethods: CachedMethods.CACHE_GET_HEAD,
+      compress: true,
+      cachePolicy: this.siteCachePolicy,
+      responseHeadersPolicy: this.headersPolicy,
+    };
+
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `${stack.stackName}: the site and its API`,
-      defaultRootObject: 'index.html',
+      // No root object: `/` is a page, the function's.
       httpVersion: HttpVersion.HTTP2_AND_3,
       errorResponses,
       // SNI: a dedicated IP per edge location costs $600 a month, and every browser sends SNI.
@@ -225,17 +272,20 @@ export class Site extends Construct {
             sslSupportMethod: SSLMethod.SNI,
           }
         : {}),
+      // Every path that is neither a file of the build nor the API's: a page.
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        origin: FunctionUrlOrigin.withOriginAccessControl(props.pages),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachedMethods: CachedMethods.CACHE_GET_HEAD,
         compress: true,
-        cachePolicy: this.siteCachePolicy,
+        cachePolicy: this.pageCachePolicy,
+        originRequestPolicy: this.pageOriginPolicy,
         responseHeadersPolicy: this.headersPolicy,
-        functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: this.spaFallback }],
+        functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: this.distributionDomain }],
       },
       additionalBehaviors: {
+        ...Object.fromEntries(filePatterns.map((pattern) => [pattern, fileBehavior])),
         [API_PATH_PATTERN]: {
           origin: new HttpOrigin(apiDomain, {
             protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
@@ -270,7 +320,8 @@ export class Site extends Construct {
     }
 
     // The hashed files first, and never pruned: a page loaded before a deploy still finds the
-    // chunks it asks for afterwards. Then the rest, which replaces index.html last.
+    // chunks it asks for afterwards. Then the other files of the build; index.html is the page
+    // function's template (in its bundle), robots.txt its answer: neither is uploaded.
     const source = Source.asset(folder);
     const hashedFiles = new BucketDeployment(this, 'HashedFiles', {
       sources: [source],
@@ -284,11 +335,12 @@ export class Site extends Construct {
       sources: [source],
       destinationBucket: this.bucket,
       // Excluded files are also left alone by the prune: the hashed files stay.
-      exclude: [`${HASHED_ASSETS_FOLDER}/*`],
+      exclude: [`${HASHED_ASSETS_FOLDER}/*`, 'index.html', 'robots.txt'],
       cacheControl: [CacheControl.fromString(PAGE_CACHE_CONTROL)],
       prune: true,
     });
     pages.node.addDependency(hashedFiles);
+    this.deployments = [hashedFiles, pages];
     acknowledgeBucketDeployment(stack, pages.handlerRole, this.bucket.node.defaultChild as CfnElement);
   }
 }

@@ -19,7 +19,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { API_PREFIX, FALLBACK_HANDLER, ROUTES, functionName, routeMethods } from '#lib/routes.ts';
-import { CURSOR_SECRET_VARIABLE, SITE_URL_VARIABLE } from '#lib/config.ts';
+import { CURSOR_SECRET_VARIABLE, SITE_NAME_VARIABLE, SITE_URL_VARIABLE } from '#lib/config.ts';
 import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { COMMON_PASSWORDS_FILE, COMMON_PASSWORDS_FOLDER, commonPasswordsSourceDirectory } from '#lib/auth/common-passwords.ts';
 import { BUNDLED_ASSET_FOLDER, SWAGGER_UI_FILES, swaggerUiDistDirectory } from '#lib/docs/swagger-ui.ts';
@@ -27,6 +27,8 @@ import { ApiFunction, type BundledFiles } from './api-function.ts';
 import { limitsEnvironment } from './limits.ts';
 import { publicReadsEnvironment } from './public-reads.ts';
 import { Monitoring } from './monitoring.ts';
+import { PageFunction } from './page-function.ts';
+import { PAGE_HANDLER, serverBuildBeside } from './pages.ts';
 import { acknowledgeCursorSecretRotation, acknowledgeNoAuthorizer, acknowledgeOnFailureQueue, acknowledgeStreamListing } from './nag.ts';
 import { tableAccess } from './permissions.ts';
 import { SettingsError, siteAddressOf, throttleTotals, type DeploySettings } from './settings.ts';
@@ -39,6 +41,8 @@ export interface CommunityPostsStackProps extends StackProps {
   settings: DeploySettings;
   /** The site's build folder (infra/site.ts); default web/dist at the repository's root. */
   siteAssets?: string;
+  /** The site's server build folder (infra/page-function.ts); default the one beside siteAssets (web/dist-server). */
+  siteServerBuild?: string;
 }
 
 /** Files a handler reads at run time, copied into its bundle: the docs page's Swagger UI assets. */
@@ -80,6 +84,19 @@ export const ACCESS_LOG_FIELDS = {
 } as const;
 
 /**
+ * What the API functions and the page function share: the site's name (the pages' and feeds'
+ * titles), the site's address when the settings name one, and public reads with their
+ * shared-cache time, each under the variable lib/config.ts reads.
+ */
+function siteEnvironment(settings: DeploySettings): Record<string, string> {
+  return {
+    [SITE_NAME_VARIABLE]: settings.siteName,
+    ...(siteAddressOf(settings) ? { [SITE_URL_VARIABLE]: siteAddressOf(settings)! } : {}),
+    ...publicReadsEnvironment(settings),
+  };
+}
+
+/**
  * The environment of every API function: CORS, the feed's site (siteUrl or the domain when set;
  * else the stack's own distribution, added once it exists), whether sign-up is closed, the
  * numbers of the abuse limits, and public reads with their shared-cache time, each under the
@@ -88,9 +105,8 @@ export const ACCESS_LOG_FIELDS = {
 function apiEnvironment(settings: DeploySettings): Record<string, string> {
   return {
     CORS_ALLOWED_ORIGINS: settings.allowedOrigins.join(','),
-    ...(siteAddressOf(settings) ? { [SITE_URL_VARIABLE]: siteAddressOf(settings)! } : {}),
     ...limitsEnvironment(settings),
-    ...publicReadsEnvironment(settings),
+    ...siteEnvironment(settings),
   };
 }
 
@@ -131,7 +147,8 @@ export class CommunityPostsStack extends Stack {
     super(scope, id, props);
     const { settings } = props;
     // Before the functions' bundling: a missing site build stops the synth at once.
-    requireSiteBuild(props.siteAssets ?? DEFAULT_SITE_ASSETS);
+    const siteAssets = props.siteAssets ?? DEFAULT_SITE_ASSETS;
+    requireSiteBuild(siteAssets);
 
     this.table = createPostsTable(this, 'Table');
     this.searchTable = createSearchTable(this, 'SearchTable');
@@ -278,8 +295,22 @@ export class CommunityPostsStack extends Stack {
       description: 'Base URL of the API',
       value: `${this.stage.url}${API_PREFIX.replace(/^\//, '')}`,
     });
+    // The pages: SITE_URL only from the settings. The distribution's own address would make a
+    // cycle (the distribution needs the function's URL); the function reads it from the header
+    // the distribution's viewer-request function sets (lib/site/origin.ts).
+    const pages = new PageFunction(this, functionName(PAGE_HANDLER), {
+      table: this.table,
+      searchTable: this.searchTable,
+      serverBuild: props.siteServerBuild ?? serverBuildBeside(siteAssets),
+      memorySize: settings.memorySize,
+      logRetention: settings.logRetentionDays,
+      tracing: settings.tracing,
+      environment: siteEnvironment(settings),
+    });
+    this.functions.set(PAGE_HANDLER, pages);
     this.site = new Site(this, 'Site', {
       api: this.api,
+      pages: pages.url,
       publicCacheSeconds: settings.publicCacheSeconds,
       ...(props.siteAssets ? { assets: props.siteAssets } : {}),
       ...(settings.certificateArn
@@ -291,9 +322,11 @@ export class CommunityPostsStack extends Stack {
     // each API function is then created once the distribution's domain is known.
     if (!siteAddressOf(settings)) {
       for (const [handler, apiFunction] of this.functions) {
-        if (handler !== consumerSettings.handler) apiFunction.function.addEnvironment(SITE_URL_VARIABLE, this.site.url);
+        if (handler !== consumerSettings.handler && handler !== PAGE_HANDLER) apiFunction.function.addEnvironment(SITE_URL_VARIABLE, this.site.url);
       }
     }
+    // A new template names the build's new assets: the function changes once they are uploaded.
+    pages.function.node.addDependency(...this.site.deployments);
     new CfnOutput(this, 'SiteUrl', {
       description: 'The site, with the API under /api/ on the same host (clients that send a GET with a body keep using ApiUrl)',
       value: this.site.url,

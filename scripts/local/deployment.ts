@@ -1,10 +1,11 @@
-import { CURSOR_SECRET_VARIABLE, DEVELOPMENT_CURSOR_SECRET, searchTableOf } from '#lib/config.ts';
+import { CURSOR_SECRET_VARIABLE, DEFAULT_SITE_NAME, DEVELOPMENT_CURSOR_SECRET, SITE_NAME_VARIABLE, searchTableOf } from '#lib/config.ts';
 import { corsConfiguration, type CorsConfiguration } from '#lib/http/cors.ts';
 import { FALLBACK_HANDLER, ROUTES, functionName, routeKeys } from '#lib/routes.ts';
 import { streamStatements, tableAccess, tableStatements } from '../../infra/permissions.ts';
 import { DEFAULT_LIMITS, limitsEnvironment } from '../../infra/limits.ts';
 import { DEFAULT_PUBLIC_READS, publicReadsEnvironment } from '../../infra/public-reads.ts';
 import { DEFAULT_ROUTE_KEY } from '../../infra/route-keys.ts';
+import { PAGE_HANDLER } from '../../infra/pages.ts';
 import { TABLE_STREAM_CONSUMER, type StreamEventSourceSettings } from '../../infra/streams.ts';
 import { tableArn, type PolicyStatement } from './iam-policy.ts';
 
@@ -49,6 +50,8 @@ export interface Deployment {
   cors?: CorsConfiguration;
   functions: Map<string, LocalFunction>;
   eventSources: LocalEventSource[];
+  /** The page function (behind the distribution's default behaviour, through its function URL): the site's pages. */
+  page?: string;
 }
 
 export interface SourceDeploymentOptions {
@@ -68,7 +71,8 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
   const searchArn = tableArn(options.region, searchTableOf(options.tableName));
   const functions = new Map<string, LocalFunction>();
   const routes = new Map<string, string>();
-  const define = (handler: string, usesTable: boolean, policy: PolicyStatement[], api = true, paged = false) => {
+  const siteVariables = { [SITE_NAME_VARIABLE]: DEFAULT_SITE_NAME, ...publicReadsEnvironment(DEFAULT_PUBLIC_READS) };
+  const define = (handler: string, usesTable: boolean, policy: PolicyStatement[], kind: 'api' | 'page' | 'consumer' = 'api', paged = false) => {
     const name = functionName(handler);
     functions.set(name, {
       name,
@@ -78,9 +82,8 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
         // As the stack's grantTable: the search table is named to the functions that may use it.
         ...(policy.some((statement) => statement.resources.includes(searchArn)) ? { SEARCH_TABLE_NAME: searchTableOf(options.tableName) } : {}),
         NODE_OPTIONS: '--enable-source-maps',
-        ...(api
-          ? { CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(','), ...limitsEnvironment(DEFAULT_LIMITS), ...publicReadsEnvironment(DEFAULT_PUBLIC_READS) }
-          : {}),
+        ...(kind === 'api' ? { CORS_ALLOWED_ORIGINS: options.allowedOrigins.join(','), ...limitsEnvironment(DEFAULT_LIMITS) } : {}),
+        ...(kind === 'consumer' ? {} : siteVariables),
         ...(paged ? { [CURSOR_SECRET_VARIABLE]: LOCAL_SECRET_VALUES[CURSOR_SECRET_VARIABLE]! } : {}),
       },
       policy,
@@ -89,7 +92,7 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
   };
   routes.set(DEFAULT_ROUTE_KEY, define(FALLBACK_HANDLER, true, []));
   for (const route of ROUTES) {
-    const name = define(route.handler, route.access !== 'none', tableStatements(tableAccess(route), arn, searchArn), true, route.paged === true);
+    const name = define(route.handler, route.access !== 'none', tableStatements(tableAccess(route), arn, searchArn), 'api', route.paged === true);
     for (const key of routeKeys(route)) routes.set(key, name);
   }
   // The stream consumer: its code's table actions and the stream reads of its event source.
@@ -98,8 +101,9 @@ export function sourceDeployment(options: SourceDeploymentOptions): Deployment {
     handler,
     true,
     [...tableStatements(tableAccess({ handler, access: 'read-write' }), arn, searchArn), ...streamStatements(options.streamArn)],
-    false,
+    'consumer',
   );
+  const page = define(PAGE_HANDLER, true, tableStatements(tableAccess({ handler: PAGE_HANDLER, access: 'read' }), arn, searchArn), 'page');
   const eventSources = [{ functionName: consumer, streamArn: options.streamArn, ...mapping, onFailureDestination: true }];
-  return { routes, cors: corsConfiguration(options.allowedOrigins), functions, eventSources };
+  return { routes, cors: corsConfiguration(options.allowedOrigins), functions, eventSources, page };
 }

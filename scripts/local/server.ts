@@ -19,16 +19,23 @@ import type { FunctionRuntime, InvokeOutcome } from './function-runtime.ts';
 import { readRequestBody } from './request-body.ts';
 import { SourceRuntime } from './source-runtime.ts';
 import { templateDeployment } from './template-deployment.ts';
-import { isApiPath, siteAnswer } from './site.ts';
+import { isApiPath, isBuildFile, pageAnswer, siteAnswer, type SiteAnswer } from './site.ts';
+import { DEFAULT_SERVER_BUILD, PAGE_QUERY_PARAMETERS, SITE_BUILD_DIR_VARIABLE } from '../../infra/pages.ts';
+import { DISTRIBUTION_DOMAIN_HEADER } from '#lib/site/origin.ts';
+import { SITE_URL_VARIABLE } from '#lib/config.ts';
 
 // The local API Gateway: serves a deployment (from the sources or from cdk.out) over HTTP as an
 // HTTP API with payload format 2.0 does on AWS: its routing, its CORS, its size limits and its own
 // error answers; each request becomes the event AWS would send, and each function's DynamoDB
-// calls pass the IAM guard of its role. docs/local-gateway.md lists every behaviour with its
-// AWS source.
+// calls pass the IAM guard of its role. With the site (siteRoot), it is also the distribution in
+// front of both: the build's files as from the bucket, every other GET and HEAD outside /api/ to
+// the page function as its function URL would hand it the request, with what CloudFront adds.
+// docs/local-gateway.md lists every behaviour with its AWS source.
 
 /** HTTP API's request payload quota: bigger requests never reach a function. */
 export const GATEWAY_MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+/** The server build the page function reads when it runs from source (infra/pages.ts DEFAULT_SERVER_BUILD). */
+const SOURCE_SERVER_BUILD = DEFAULT_SERVER_BUILD;
 /** Lambda's synchronous invocation payload limit: the event, serialized. */
 export const LAMBDA_MAX_EVENT_BYTES = 6 * 1024 * 1024;
 
@@ -78,8 +85,9 @@ export interface ServerOptions {
    */
   apiEnvironment?: Record<string, string>;
   /**
-   * The built site (web/dist) to serve outside /api/, as CloudFront serves it beside the API
-   * (scripts/local/site.ts); none: every path is the gateway's.
+   * The built site (web/dist) to serve outside /api/, as CloudFront serves it beside the API:
+   * its files (scripts/local/site.ts), and the page function for every other path; none: every
+   * path is the gateway's.
    */
   siteRoot?: string;
   /** Told of every answer a function gave (not the gateway's own): which route, which function, which status. */
@@ -227,7 +235,8 @@ function deploymentFor(options: ServerOptions, streamArn: string): Deployment {
     for (const fn of deployment.functions.values()) fn.environment.CORS_ALLOWED_ORIGINS = options.allowedOrigins.join(',');
   }
   for (const fn of deployment.functions.values()) {
-    if (fn.environment.CORS_ALLOWED_ORIGINS !== undefined) Object.assign(fn.environment, options.apiEnvironment);
+    // The page function reads the public-read settings too (its own answers' s-maxage, public reads off).
+    if (fn.environment.CORS_ALLOWED_ORIGINS !== undefined || fn.name === deployment.page) Object.assign(fn.environment, options.apiEnvironment);
   }
   for (const [name, access] of Object.entries(options.grants ?? {})) {
     const fn = deployment.functions.get(name);
@@ -238,6 +247,33 @@ function deploymentFor(options: ServerOptions, streamArn: string): Deployment {
     });
   }
   return deployment;
+}
+
+/**
+ * The event a Lambda function URL (payload 2.0) hands the page function for a request as the
+ * distribution forwards it: the client's headers (lower case) but the distribution's domain
+ * header, which the origin does not need locally (SITE_URL names it); no cookie, and only the
+ * query parameters of the pages' cache key.
+ */
+export function pageEvent(request: IncomingMessage, method: string, target: URL, domainName: string): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headersDistinct)) {
+    if (!value || name === 'cookie' || name === DISTRIBUTION_DOMAIN_HEADER) continue;
+    headers[name] = value.join(',');
+  }
+  const query = new URLSearchParams();
+  for (const [name, value] of target.searchParams) if ((PAGE_QUERY_PARAMETERS as readonly string[]).includes(name)) query.append(name, value);
+  const event = gatewayEvent({
+    method,
+    routeKey: '$default',
+    rawPath: target.pathname,
+    rawQuery: query.toString(),
+    headers,
+    protocol: `HTTP/${request.httpVersion}`,
+    sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+    domainName,
+  });
+  return { ...event, requestContext: { ...event.requestContext, accountId: 'anonymous' } };
 }
 
 /** ` ddb=3 rcu=1.5 wcu=2`: what the request cost in DynamoDB. */
@@ -274,9 +310,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         })
       : new SourceRuntime(guard.url);
 
-  const invoke = async (fn: LocalFunction, event: APIGatewayProxyEventV2, origin: string | undefined): Promise<Answer> => {
+  // A function URL has no CORS settings of the API: the page function's headers pass as they are.
+  const invoke = async (fn: LocalFunction, event: APIGatewayProxyEventV2, origin: string | undefined, cors = true): Promise<Answer> => {
     if (Buffer.byteLength(JSON.stringify(event), 'utf8') > LAMBDA_MAX_EVENT_BYTES) return gatewayAnswer(GATEWAY_ANSWERS.tooLarge);
-    const answer = functionAnswer(await runtime.invoke(fn, event, event.requestContext.requestId), deployment.cors, origin);
+    const answer = functionAnswer(await runtime.invoke(fn, event, event.requestContext.requestId), cors ? deployment.cors : undefined, origin);
     options.onFunctionAnswer?.({ routeKey: event.routeKey, functionName: fn.name, status: answer.status });
     return answer;
   };
@@ -288,15 +325,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const rawQuery = target.search.slice(1);
     const method = (request.method ?? 'GET').toUpperCase();
     if (options.siteRoot && (method === 'GET' || method === 'HEAD') && !isApiPath(target.pathname)) {
-      const answer = siteAnswer(options.siteRoot, {
+      const conditions = {
         method,
-        path: target.pathname,
         ...(request.headers['accept-encoding'] ? { acceptEncoding: request.headers['accept-encoding'] } : {}),
         ...(request.headers['if-none-match'] ? { ifNoneMatch: request.headers['if-none-match'] } : {}),
-      });
+      };
+      let answer: SiteAnswer;
+      let requestId: string | undefined;
+      if (isBuildFile(options.siteRoot, target.pathname) || !page) {
+        answer = siteAnswer(options.siteRoot, { ...conditions, path: target.pathname });
+      } else {
+        const event = pageEvent(request, method, target, listening());
+        requestId = event.requestContext.requestId;
+        answer = pageAnswer(await invoke(page, event, undefined, false), conditions);
+      }
       response.writeHead(answer.status, answer.headers);
       response.end(answer.body);
-      return { status: answer.status };
+      return { status: answer.status, ...(requestId ? { requestId } : {}) };
     }
     if (method === 'OPTIONS' && deployment.cors && request.headers.origin && request.headers['access-control-request-method']) {
       const answer = preflightAnswer(deployment.cors, request);
@@ -368,6 +413,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server.listen(options.port, host, () => done());
   });
   const { port } = server.address() as AddressInfo;
+  // The page function's origin is this server's address, unless the settings name one (bundles:
+  // the template's SITE_URL). From source it runs in this process: the variables go in its
+  // environment (the API's functions there see SITE_URL too, as deployed they get the site's),
+  // with the server build read from web/dist-server (a bundle carries its own, in site/).
+  const page = options.siteRoot && deployment.page ? deployment.functions.get(deployment.page) : undefined;
+  let restorePageVariables = () => undefined as void;
+  if (page) {
+    page.environment[SITE_URL_VARIABLE] ??= `http://${listening()}`;
+    if (options.target !== 'bundles') {
+      page.environment[SITE_BUILD_DIR_VARIABLE] = SOURCE_SERVER_BUILD;
+      restorePageVariables = useVariables({
+        [SITE_URL_VARIABLE]: page.environment[SITE_URL_VARIABLE],
+        [SITE_BUILD_DIR_VARIABLE]: SOURCE_SERVER_BUILD,
+      });
+    }
+  }
   return {
     url: `http://${host}:${port}${API_PREFIX}`,
     deployment,
@@ -375,6 +436,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     runtime,
     close: async () => {
       if (options.accessLog) onRequestLogged(undefined);
+      restorePageVariables();
       restoreVariables();
       await new Promise<void>((closed) => {
         server.close(() => closed());

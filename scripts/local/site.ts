@@ -4,11 +4,12 @@ import { extname, join, resolve, sep } from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { SITE_SECURITY_HEADERS } from '#lib/site/headers.ts';
 
-// The site as the local server serves it beside the API, the way CloudFront serves it from the
-// bucket: outside /api/, GET and HEAD answer the file of the path, else the app (index.html, 200,
-// so deep links load it); never a directory listing, never a file outside the site's folder.
-// Every answer carries the site's security headers (lib/site/headers.ts); hashed files under
-// /assets/ are cached for a year, everything else is revalidated (no-cache).
+// The site as the local server serves it beside the API, the way CloudFront serves it: outside
+// /api/, GET and HEAD of a file of the build (but index.html and robots.txt) answer the file, as
+// from the bucket; every other path is the page function's (scripts/local/server.ts), whose answer
+// gets what CloudFront adds (pageAnswer()). Never a directory listing, never a file outside the
+// site's folder. Every answer carries the site's security headers (lib/site/headers.ts); hashed
+// files under /assets/ are cached for a year, the build's other files are revalidated (no-cache).
 
 export interface SiteAnswer {
   status: number;
@@ -76,6 +77,16 @@ function fileOf(root: string, rawPath: string): { file: string; stats: Stats } |
   }
 }
 
+/** The build's files the page function answers instead (its template, and the robots.txt it generates). */
+const PAGE_FUNCTION_FILES = new Set(['index.html', 'robots.txt']);
+
+/** Whether a path (as sent) names a file of the build that the bucket serves: not index.html nor robots.txt. */
+export function isBuildFile(root: string, path: string): boolean {
+  const base = resolve(root);
+  const found = fileOf(base, path);
+  return found !== undefined && !PAGE_FUNCTION_FILES.has(found.file.slice(base.length + 1));
+}
+
 type Encoding = 'br' | 'gzip';
 
 /** The encoding to send: brotli, else gzip, when the client accepts it (q=0 refuses). */
@@ -117,7 +128,54 @@ function encode(raw: Buffer, encoding: Encoding): Buffer {
 function matches(ifNoneMatch: string | undefined, tag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
+  const weak = (value: string) => value.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((candidate) => weak(candidate) === weak(tag));
+}
+
+/** The page answers' types CloudFront compresses (text, XML, JSON, JavaScript). */
+const COMPRESSIBLE_TYPE = /^(text\/|application\/(xml|json|javascript|rss\+xml|xhtml\+xml)|image\/svg\+xml)/i;
+
+/** CloudFront compresses answers from 1,000 to 10,000,000 bytes. */
+const COMPRESSIBLE_SIZE = { min: 1_000, max: 10_000_000 };
+
+/** What the page function answered (scripts/local/server.ts functionAnswer()). */
+export interface FunctionPage {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body?: Buffer;
+}
+
+/**
+ * The page function's answer as the distribution hands it on: the site's security headers over
+ * the function's; 304 without a body for a 200 whose ETag the request's If-None-Match names (the
+ * function may answer 304 itself); its text compressed with br or gzip as the client accepts
+ * (`vary: Accept-Encoding`). HEAD: the headers of GET, no body.
+ */
+export function pageAnswer(answer: FunctionPage, request: Omit<SiteRequest, 'path'>): SiteAnswer {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  Object.assign(headers, SITE_SECURITY_HEADERS);
+  delete headers['content-length'];
+  const tag = headers.etag;
+  if (answer.status === 304 || (answer.status === 200 && tag !== undefined && matches(request.ifNoneMatch, tag))) {
+    delete headers['content-type'];
+    delete headers['content-encoding'];
+    return { status: 304, headers };
+  }
+  let body = answer.body ?? Buffer.alloc(0);
+  const compressible = COMPRESSIBLE_TYPE.test(headers['content-type'] ?? '') && headers['content-encoding'] === undefined;
+  if (compressible) {
+    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+    const encoding = encodingFor(request.acceptEncoding);
+    if (encoding && body.length >= COMPRESSIBLE_SIZE.min && body.length <= COMPRESSIBLE_SIZE.max) {
+      body = encode(body, encoding);
+      headers['content-encoding'] = encoding;
+      // CloudFront makes a strong ETag weak when it compresses (the bytes differ).
+      if (tag && !tag.startsWith('W/')) headers.etag = `W/${tag}`;
+    }
+  }
+  headers['content-length'] = String(body.length);
+  return { status: answer.status, headers, ...(request.method === 'HEAD' ? {} : { body }) };
 }
 
 export interface SiteRequest {

@@ -127,11 +127,14 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
     }
   }
 
-  // The API's functions only: those an integration or an event source mapping invokes. The stack
-  // has others that run at deploy time (the site's copy into its bucket, the bucket's emptying).
+  // The functions requests or the stream reach: those an integration or an event source mapping
+  // invokes, and the page function behind its function URL. The stack has others that run at
+  // deploy time (the site's copy into its bucket, the bucket's emptying).
+  const behindUrls = ofType('AWS::Lambda::Url').map(([, url]) => url.Properties.TargetFunctionArn?.['Fn::GetAtt']?.[0] as string);
   const invoked = new Set([
     ...ofType('AWS::ApiGatewayV2::Integration').map(([, integration]) => integration.Properties.IntegrationUri?.['Fn::GetAtt']?.[0] as string),
     ...ofType('AWS::Lambda::EventSourceMapping').map(([, mapping]) => mapping.Properties.FunctionName?.Ref as string),
+    ...behindUrls,
   ]);
   const functions = new Map<string, LocalFunction>();
   const functionByLogicalId = new Map<string, string>();
@@ -190,6 +193,9 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
     };
   });
 
+  if (behindUrls.length > 1) throw new TemplateError(`The template has ${behindUrls.length} function URLs; the local stack serves one page function.`);
+  const page = behindUrls[0] === undefined ? undefined : functionByLogicalId.get(behindUrls[0]);
+
   const [, api] = ofType('AWS::ApiGatewayV2::Api')[0] ?? [];
   const cors = api?.Properties.CorsConfiguration as Json | undefined;
   return {
@@ -207,5 +213,6 @@ export function templateDeployment(options: TemplateDeploymentOptions): Deployme
       : {}),
     functions,
     eventSources,
+    ...(page ? { page } : {}),
   };
 }

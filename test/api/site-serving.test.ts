@@ -10,9 +10,11 @@ import { inlineCode } from '../../scripts/web/site-build.ts';
 import { useApi } from '../support/fixture.ts';
 
 // The site beside the API on one port, as `npm start` serves web/dist and CloudFront serves the
-// bucket: files by path, the app (index.html, 200) for every other path outside /api/, the site's
-// security headers on every answer, a year's cache for hashed assets only, and nothing outside the
-// site's folder. A small site of its own here, so the rules are tested without a build.
+// bucket and the page function: the build's files by path (but index.html and robots.txt), the
+// page function's answer for every other path outside /api/, the site's security headers on every
+// answer, a year's cache for hashed assets only, and nothing outside the site's folder. A small
+// site of its own here, so the rules are tested without a build; the pages' content is the page
+// function's (test/api/pages*.test.ts).
 
 const folder = mkdtempSync(join(tmpdir(), 'site-serving-'));
 const root = join(folder, 'dist');
@@ -52,22 +54,11 @@ function expectSecurityHeaders(headers: IncomingHttpHeaders): void {
 }
 
 describe('the site on the API port', () => {
-  it('answers / with index.html, revalidated, with the security headers', async () => {
-    const answer = await raw('GET', '/');
-    expect(answer.status).toBe(200);
-    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(answer.headers['cache-control']).toBe('no-cache');
-    expect(answer.body.toString()).toBe(INDEX);
-    expectSecurityHeaders(answer.headers);
-  });
-
-  it('answers a deep link, and any path without a file, with the app and 200', async () => {
-    for (const path of ['/posts/hello-world', '/users/alice/favorites', '/no/such/page?x=1', '/assets/gone-123.js']) {
+  it('answers /, a deep link and any path without a file from the page function (HTML), with the security headers', async () => {
+    for (const path of ['/', '/posts/hello-world', '/users/alice/favorites', '/no/such/page?x=1', '/index.html', '/robots.txt']) {
       const answer = await raw('GET', path);
-      expect(answer.status, path).toBe(200);
       expect(answer.headers['content-type'], path).toBe('text/html; charset=utf-8');
-      expect(answer.headers['cache-control'], path).toBe('no-cache');
-      expect(answer.body.toString(), path).toBe(INDEX);
+      expect(answer.body.toString(), path).not.toBe(INDEX);
       expectSecurityHeaders(answer.headers);
     }
   });
@@ -80,11 +71,9 @@ describe('the site on the API port', () => {
     expect(script.body.toString()).toBe(SCRIPT);
     expectSecurityHeaders(script.headers);
 
-    const robots = await raw('GET', '/robots.txt');
-    expect(robots.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(robots.headers['cache-control']).toBe('no-cache');
-    expect(robots.body.toString()).toContain('User-agent: *');
-    expect((await raw('GET', '/favicon.svg')).headers['content-type']).toBe('image/svg+xml');
+    const favicon = await raw('GET', '/favicon.svg');
+    expect(favicon.headers['content-type']).toBe('image/svg+xml');
+    expect(favicon.headers['cache-control']).toBe('no-cache');
   });
 
   it('answers HEAD with the headers of GET and no body', async () => {
@@ -108,7 +97,7 @@ describe('the site on the API port', () => {
     expect(brotliDecompressSync(br.body).toString()).toBe(SCRIPT);
     expect((await raw('GET', '/assets/index-AbC123.js')).headers['content-encoding']).toBeUndefined();
 
-    const again = await raw('GET', '/', { 'If-None-Match': (await raw('GET', '/')).headers.etag! });
+    const again = await raw('GET', '/favicon.svg', { 'If-None-Match': (await raw('GET', '/favicon.svg')).headers.etag! });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
     expectSecurityHeaders(again.headers);
@@ -127,8 +116,8 @@ describe('the site on the API port', () => {
       '/%E0%A4%A',
     ]) {
       const answer = await raw('GET', path);
-      expect(answer.status, path).toBe(200);
-      expect(answer.body.toString(), path).toBe(INDEX);
+      expect(answer.body.toString(), path).not.toContain('not for the web');
+      expect(answer.headers['content-type'], path).toBe('text/html; charset=utf-8');
     }
   });
 
@@ -167,9 +156,8 @@ describe('the built site (web/dist, built by the global setup when stale)', () =
     expect(inlineCode('<style>p{}</style>')).toBe('a style element');
   });
 
-  it('announces the RSS feed and a favicon, and ships robots.txt', () => {
+  it("announces the RSS feed and a favicon (robots.txt is the page function's)", () => {
     expect(built).toContain('<link rel="alternate" type="application/rss+xml" title="Community Posts" href="/api/v1/feed" />');
     expect(built).toContain('<link rel="icon" href="/favicon.svg"');
-    expect(readFileSync(fileURLToPath(new URL('../../web/dist/robots.txt', import.meta.url)), 'utf8')).toMatch(/^User-agent: \*$/m);
   });
 });

@@ -49,6 +49,7 @@ describe('deploy settings', () => {
         logRetentionDays: '7',
         tracing: 'true',
         siteUrl: 'https://community.example.com/',
+        siteName: ' Tea Room ',
         domainName: ' Community.Example.com., www.community.example.com',
         certificateArn: ' arn:aws:acm:us-east-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab ',
         hostedZoneId: '/hostedzone/Z0123456789ABCDEFGHIJ',
@@ -92,6 +93,7 @@ describe('deploy settings', () => {
       logRetentionDays: 7,
       tracing: true,
       siteUrl: 'https://community.example.com',
+      siteName: 'Tea Room',
       domainNames: ['community.example.com', 'www.community.example.com'],
       certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab',
       hostedZoneId: 'Z0123456789ABCDEFGHIJ',
@@ -216,15 +218,18 @@ describe('deploy settings', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 },
     });
     const functions = Object.entries(template.findResources('AWS::Lambda::Function')).flatMap(([id, fn]) => (isDeployTimeFunction(id) ? [] : [fn]));
-    // One per handler of the route table, the fallback, and the table's stream consumer (no HTTP, no CORS).
+    // One per handler of the route table, the fallback, the table's stream consumer (no HTTP, no CORS) and the page function.
     const handlers = new Set(ROUTES.map((route) => route.handler)).size;
-    expect(functions).toHaveLength(handlers + 2);
+    expect(functions).toHaveLength(handlers + 3);
     const answering = functions.filter((fn) => fn.Properties.Environment.Variables.CORS_ALLOWED_ORIGINS !== undefined);
     expect(answering).toHaveLength(handlers + 1);
     for (const fn of answering) expect(fn.Properties.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('https://a.example,https://b.example');
     // memorySize is the API's: the stream consumer keeps its own (streamMemorySize).
     for (const fn of answering) expect(fn.Properties.MemorySize).toBe(1024);
-    const consumer = functions.filter((fn) => !answering.includes(fn));
+    // The page function (no CORS, SITE_NAME) takes the API's memorySize too.
+    const page = functions.filter((fn) => !answering.includes(fn) && fn.Properties.Environment.Variables.SITE_NAME !== undefined);
+    expect(page.map((fn) => [fn.Properties.MemorySize, fn.Properties.Environment.Variables.SITE_NAME])).toEqual([[1024, DEFAULT_SETTINGS.siteName]]);
+    const consumer = functions.filter((fn) => !answering.includes(fn) && !page.includes(fn));
     expect(consumer.map((fn) => fn.Properties.MemorySize)).toEqual([DEFAULT_SETTINGS.streamMemorySize]);
     for (const logGroup of Object.values(template.findResources('AWS::Logs::LogGroup'))) {
       expect(logGroup.Properties.RetentionInDays).toBe(14);
@@ -489,6 +494,39 @@ describe('siteUrl (the feed links posts to the frontend)', () => {
     expect(JSON.parse(distribution[0]!)).toEqual({
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution[0-9A-F]{8}$/), 'DomainName'] }]],
     });
+  });
+});
+
+describe("siteName (the pages' and the feeds' titles)", () => {
+  it("is 'Community Posts' by default, and the name given, trimmed", () => {
+    expect(settingsFrom({}).siteName).toBe('Community Posts');
+    expect(settingsFrom({ siteName: ' Tea Room ' }).siteName).toBe('Tea Room');
+    expect(settingsFrom({ siteName: 'x'.repeat(60) }).siteName).toBe('x'.repeat(60));
+  });
+
+  it('stops the synth on an empty name, one over 60 characters or one with a control character, naming the setting', () => {
+    for (const value of ['', '   ', 'x'.repeat(61), 'Tea\nRoom', 'Tea\u0007Room', 'Tea\u0085Room', 42]) {
+      expect(() => settingsFrom({ siteName: value }), JSON.stringify(value)).toThrow(SettingsError);
+      expect(() => settingsFrom({ siteName: value }), JSON.stringify(value)).toThrow(/Context "siteName"/);
+    }
+  });
+
+  it('gives SITE_NAME to the page function and every API function', () => {
+    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new CommunityPostsStack(app, 'Stack', { settings: { ...DEFAULT_SETTINGS, siteName: 'Tea Room' }, siteAssets });
+    const functions = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<
+      string,
+      { Properties: { Environment?: { Variables?: Record<string, unknown> } } }
+    >;
+    const named = Object.entries(functions).filter(([, fn]) => fn.Properties.Environment?.Variables?.SITE_NAME !== undefined);
+    const api = Object.values(functions).filter((fn) => fn.Properties.Environment?.Variables?.CORS_ALLOWED_ORIGINS !== undefined);
+    expect(api.length).toBeGreaterThan(ROUTES.length / 2);
+    for (const fn of api) expect(fn.Properties.Environment!.Variables!.SITE_NAME).toBe('Tea Room');
+    const page = named.filter(([id]) => /^SitePageFunction[0-9A-F]{8}$/.test(id));
+    expect(page).toHaveLength(1);
+    expect(page[0]![1].Properties.Environment!.Variables).toMatchObject({ SITE_NAME: 'Tea Room', PUBLIC_READS: 'false', PUBLIC_CACHE_SECONDS: '10' });
+    expect(page[0]![1].Properties.Environment!.Variables!.SITE_URL).toBeUndefined();
+    expect(named).toHaveLength(api.length + 1);
   });
 });
 

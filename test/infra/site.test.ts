@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Validations, type CfnElement } from 'aws-cdk-lib';
@@ -7,11 +7,13 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type BuiltApp } from '../../infra/build.ts';
 import { API_CACHE_KEY_HEADERS, API_PATH_PATTERN, CACHEABLE_ERROR_CODES, HASHED_CACHE_CONTROL, PAGE_CACHE_CONTROL } from '../../infra/site.ts';
-import { APP_PAGE, BUILD_COMMAND, SiteBuildError, siteFiles, spaFallbackCode } from '../../infra/site-functions.ts';
+import { BEHAVIOR_LIMIT, BUILD_COMMAND, SiteBuildError, buildFilePatterns, distributionDomainCode } from '../../infra/site-functions.ts';
+import { PAGE_HANDLER, PAGE_MAX_TTL_SECONDS, PAGE_QUERY_PARAMETERS, serverBuildBeside } from '../../infra/pages.ts';
 import { DEFAULT_SETTINGS } from '../../infra/settings.ts';
 import { CommunityPostsStack } from '../../infra/stack.ts';
 import { TABLE_STREAM_CONSUMER } from '../../infra/streams.ts';
 import { SITE_URL_VARIABLE } from '#lib/config.ts';
+import { DISTRIBUTION_DOMAIN_HEADER } from '#lib/site/origin.ts';
 import { VIEWER_HOST_HEADER } from '#lib/http/request.ts';
 import { API_PREFIX } from '#lib/routes.ts';
 import { SITE_SECURITY_HEADERS } from '#lib/site/headers.ts';
@@ -39,7 +41,8 @@ const only = (type: string) => {
   return found[0]!;
 };
 const config = () => only('AWS::CloudFront::Distribution')[1].Properties.DistributionConfig as Json;
-const apiBehavior = () => (config().CacheBehaviors as Json[]).find((behavior) => behavior.PathPattern === API_PATH_PATTERN)!;
+const behaviorOf = (pattern: string) => (config().CacheBehaviors as Json[]).find((behavior) => behavior.PathPattern === pattern)!;
+const apiBehavior = () => behaviorOf(API_PATH_PATTERN);
 const originOf = (behavior: Json) => (config().Origins as Json[]).find((origin) => origin.Id === behavior.TargetOriginId)!;
 const viewerRequestFunction = (behavior: Json) => {
   const associations = behavior.FunctionAssociations as Json[];
@@ -48,12 +51,20 @@ const viewerRequestFunction = (behavior: Json) => {
   return resources[associations[0]!.FunctionARN['Fn::GetAtt'][0] as string]!;
 };
 
+const DISTRIBUTION_DOMAIN = 'd111111abcdef8.cloudfront.net';
+
 /** A CloudFront Function of the template, run as CloudFront runs it: `handler(event)` returns the request. */
 function runFunction(fn: Json): (request: Json) => Json {
   expect(fn.Type).toBe('AWS::CloudFront::Function');
   expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
   const handler = new Function(`${fn.Properties.FunctionCode as string}\nreturn handler;`)() as (event: Json) => Json;
-  return (request) => handler({ version: '1.0', context: { eventType: 'viewer-request' }, viewer: { ip: '192.0.2.1' }, request: structuredClone(request) });
+  return (request) =>
+    handler({
+      version: '1.0',
+      context: { eventType: 'viewer-request', distributionDomainName: DISTRIBUTION_DOMAIN, distributionId: 'E1111111111111' },
+      viewer: { ip: '192.0.2.1' },
+      request: structuredClone(request),
+    });
 }
 
 const viewerRequest = (uri: string, headers: Record<string, string> = {}) => ({
@@ -113,19 +124,21 @@ describe('the bucket', () => {
     expect(reads[0]!.Action).toBe('s3:GetObject');
     expect(JSON.stringify(reads[0]!.Condition)).toContain(distributionId);
 
-    const [oacId, oac] = only('AWS::CloudFront::OriginAccessControl');
+    const [oacId, oac] = ofType('AWS::CloudFront::OriginAccessControl').find(
+      ([, control]) => control.Properties.OriginAccessControlConfig.OriginAccessControlOriginType === 's3',
+    )!;
     expect(oac.Properties.OriginAccessControlConfig).toMatchObject({
       OriginAccessControlOriginType: 's3',
       SigningBehavior: 'always',
       SigningProtocol: 'sigv4',
     });
-    const origin = originOf(config().DefaultCacheBehavior);
+    const origin = originOf(behaviorOf('/assets/*'));
     expect(origin.DomainName).toEqual({ 'Fn::GetAtt': [only('AWS::S3::Bucket')[0], 'RegionalDomainName'] });
     expect(origin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
     expect(origin.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
   });
 
-  it('receives the build: hashed files immutable for a year and never pruned, then the rest no-cache, pruned but for the hashed files', () => {
+  it('receives the build: hashed files immutable for a year and never pruned, then the rest no-cache, pruned but for the hashed files; not index.html nor robots.txt', () => {
     const deployments = ofType('Custom::CDKBucketDeployment');
     expect(deployments).toHaveLength(2);
     const hashed = deployments.find(([, d]) => d.Properties.Include)!;
@@ -136,7 +149,11 @@ describe('the bucket', () => {
       Prune: false,
       SystemMetadata: { 'cache-control': HASHED_CACHE_CONTROL },
     });
-    expect(pages[1].Properties).toMatchObject({ Exclude: ['assets/*'], Prune: true, SystemMetadata: { 'cache-control': PAGE_CACHE_CONTROL } });
+    expect(pages[1].Properties).toMatchObject({
+      Exclude: ['assets/*', 'index.html', 'robots.txt'],
+      Prune: true,
+      SystemMetadata: { 'cache-control': PAGE_CACHE_CONTROL },
+    });
     expect(HASHED_CACHE_CONTROL).toBe('public, max-age=31536000, immutable');
     expect(PAGE_CACHE_CONTROL).toBe('no-cache');
     // index.html is replaced only once the chunks it names are there.
@@ -159,27 +176,100 @@ describe('the bucket', () => {
 });
 
 describe('the distribution', () => {
-  it('serves the site by default: index.html at the root, https by redirect, compressed, HTTP/2 and HTTP/3', () => {
+  it('serves the pages by default from the page function URL (IAM auth, origin access control for Lambda), https by redirect, compressed, HTTP/2 and HTTP/3', () => {
     const distribution = config();
-    expect(distribution.DefaultRootObject).toBe('index.html');
+    expect(distribution.DefaultRootObject).toBeUndefined();
     expect(distribution.HttpVersion).toBe('http2and3');
     const behavior = distribution.DefaultCacheBehavior;
     expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(behavior.Compress).toBe(true);
     expect(behavior.AllowedMethods).toEqual(['GET', 'HEAD']);
     expect(behavior.ResponseHeadersPolicyId).toEqual({ Ref: logicalId(built.stack.site.headersPolicy.node.defaultChild) });
-    expect(viewerRequestFunction(behavior)).toBe(resources[logicalId(built.stack.site.spaFallback.node.defaultChild)]);
-    const cache = resources[behavior.CachePolicyId.Ref as string]!.Properties.CachePolicyConfig;
-    // Min TTL 0: index.html's no-cache is honoured; the hashed files keep their year.
+    expect(viewerRequestFunction(behavior)).toBe(resources[logicalId(built.stack.site.distributionDomain.node.defaultChild)]);
+
+    const page = built.stack.functions.get(PAGE_HANDLER)!;
+    const functionId = logicalId(page.function.node.defaultChild);
+    const [urlId, url] = only('AWS::Lambda::Url');
+    expect(url.Properties).toMatchObject({ AuthType: 'AWS_IAM', TargetFunctionArn: { 'Fn::GetAtt': [functionId, 'Arn'] } });
+    const origin = originOf(behavior);
+    expect(JSON.stringify(origin.DomainName)).toContain(urlId);
+    expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
+    const [oacId] = ofType('AWS::CloudFront::OriginAccessControl').find(
+      ([, control]) => control.Properties.OriginAccessControlConfig.OriginAccessControlOriginType === 'lambda',
+    )!;
+    expect(origin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
+
+    // Only this distribution may call the URL: CloudFront's service, with its ARN as the source.
+    const distributionId = logicalId(built.stack.site.distribution.node.defaultChild);
+    const permissions = ofType('AWS::Lambda::Permission').filter(([, permission]) =>
+      [functionId, urlId].some((id) => JSON.stringify(permission.Properties.FunctionName).includes(id)),
+    );
+    expect(permissions.length).toBeGreaterThan(0);
+    for (const [, permission] of permissions) {
+      expect(permission.Properties.Principal).toBe('cloudfront.amazonaws.com');
+      expect(JSON.stringify(permission.Properties.SourceArn)).toContain(distributionId);
+    }
+    expect(permissions.map(([, permission]) => permission.Properties.Action).sort()).toEqual(['lambda:InvokeFunction', 'lambda:InvokeFunctionUrl']);
+  });
+
+  it("keys a page on its path, the encoding and page, sort and q alone; keeps it at most 30 s, as the function's s-maxage says", () => {
+    const cache = resources[config().DefaultCacheBehavior.CachePolicyId.Ref as string]!.Properties.CachePolicyConfig;
+    expect(cache).toMatchObject({ MinTTL: 0, DefaultTTL: 0, MaxTTL: PAGE_MAX_TTL_SECONDS });
+    expect(PAGE_MAX_TTL_SECONDS).toBe(30);
+    const key = cache.ParametersInCacheKeyAndForwardedToOrigin;
+    expect(key.EnableAcceptEncodingGzip).toBe(true);
+    expect(key.EnableAcceptEncodingBrotli).toBe(true);
+    expect(key.HeadersConfig).toEqual({ HeaderBehavior: 'none' });
+    expect(key.CookiesConfig).toEqual({ CookieBehavior: 'none' });
+    expect(key.QueryStringsConfig.QueryStringBehavior).toBe('whitelist');
+    expect([...key.QueryStringsConfig.QueryStrings].sort()).toEqual(['page', 'q', 'sort']);
+    expect([...PAGE_QUERY_PARAMETERS].sort()).toEqual(['page', 'q', 'sort']);
+  });
+
+  it(`forwards to the page function only the cache key and ${DISTRIBUTION_DOMAIN_HEADER}: never the viewer's Host, no cookie, no other query`, () => {
+    const behavior = config().DefaultCacheBehavior;
+    const policy = resources[behavior.OriginRequestPolicyId.Ref as string]!.Properties.OriginRequestPolicyConfig;
+    expect(policy.HeadersConfig).toEqual({ HeaderBehavior: 'whitelist', Headers: [DISTRIBUTION_DOMAIN_HEADER] });
+    expect(policy.CookiesConfig).toEqual({ CookieBehavior: 'none' });
+    expect(policy.QueryStringsConfig).toEqual({ QueryStringBehavior: 'none' });
+  });
+
+  it("sends the build's files to the bucket, one behaviour each: /assets/* and the top-level files but index.html and robots.txt; /api/* as before", () => {
+    expect(API_PATH_PATTERN).toBe('/api/*');
+    expect(API_PREFIX.startsWith('/api/')).toBe(true);
+    const behaviors = config().CacheBehaviors as Json[];
+    expect(behaviors.map((behavior) => behavior.PathPattern).sort()).toEqual(['/api/*', '/assets/*', '/favicon.svg']);
+    expect(config().Origins).toHaveLength(3);
+    const bucket = only('AWS::S3::Bucket')[0];
+    const fileCache = logicalId(built.stack.site.siteCachePolicy.node.defaultChild);
+    for (const pattern of ['/assets/*', '/favicon.svg']) {
+      const behavior = behaviorOf(pattern);
+      expect(originOf(behavior).DomainName, pattern).toEqual({ 'Fn::GetAtt': [bucket, 'RegionalDomainName'] });
+      expect(behavior.CachePolicyId, pattern).toEqual({ Ref: fileCache });
+      expect(behavior.ResponseHeadersPolicyId, pattern).toEqual({ Ref: logicalId(built.stack.site.headersPolicy.node.defaultChild) });
+      expect(behavior.AllowedMethods, pattern).toEqual(['GET', 'HEAD']);
+      expect(behavior.FunctionAssociations, pattern).toBeUndefined();
+    }
+    const cache = resources[fileCache]!.Properties.CachePolicyConfig;
+    // Min TTL 0: no-cache is honoured; the hashed files keep their year.
     expect(cache.MinTTL).toBe(0);
     expect(cache.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({ EnableAcceptEncodingGzip: true, EnableAcceptEncodingBrotli: true });
   });
 
-  it('has exactly two behaviours: the site, and /api/* to the HTTP API', () => {
-    expect(API_PATH_PATTERN).toBe('/api/*');
-    expect(API_PREFIX.startsWith('/api/')).toBe(true);
-    expect((config().CacheBehaviors as Json[]).map((behavior) => behavior.PathPattern)).toEqual([API_PATH_PATTERN]);
-    expect(config().Origins).toHaveLength(2);
+  it("stops the synth past CloudFront's 25 behaviours, and on a file name a path pattern cannot hold", () => {
+    const files = Array.from({ length: BEHAVIOR_LIMIT - 1 }, (_, index) => `/icon-${index}.png`);
+    expect(buildFilePatterns(files, false, 1)).toHaveLength(BEHAVIOR_LIMIT - 1);
+    expect(() => buildFilePatterns(files, true, 1)).toThrow(SiteBuildError);
+    expect(() => buildFilePatterns(files, true, 1)).toThrow(/25/);
+    expect(buildFilePatterns(['/index.html', '/robots.txt', '/a.svg'], true, 1)).toEqual(['/assets/*', '/a.svg']);
+    expect(() => buildFilePatterns(['/notes é.txt'], false, 1)).toThrow(SiteBuildError);
+    expect(() => buildFilePatterns(['/a*b.txt'], false, 1)).toThrow(SiteBuildError);
+  });
+
+  it('makes the page function wait for the copies of the build: a page never names assets not yet uploaded', () => {
+    const page = built.stack.functions.get(PAGE_HANDLER)!;
+    const dependsOn = [resources[logicalId(page.function.node.defaultChild)]!.DependsOn].flat();
+    for (const [id] of ofType('Custom::CDKBucketDeployment')) expect(dependsOn).toContain(id);
   });
 
   it('sends /api/* to the API over https, every method, without caching a token answer for another caller', () => {
@@ -344,56 +434,22 @@ describe('with a domain of its own (domainName, certificateArn, hostedZoneId), d
   });
 });
 
-describe('the SPA fallback (viewer request of the site)', () => {
-  const spa = () => runFunction(viewerRequestFunction(config().DefaultCacheBehavior));
+describe(`the distribution domain (viewer request of the pages, ${DISTRIBUTION_DOMAIN_HEADER})`, () => {
+  const pages = () => runFunction(viewerRequestFunction(config().DefaultCacheBehavior));
 
-  it.each([
-    ['/', APP_PAGE],
-    ['/posts/x', APP_PAGE],
-    ['/posts/x/edit', APP_PAGE],
-    ['/users/john.doe', APP_PAGE],
-    ['/users/john.doe/favorites', APP_PAGE],
-    ['/tags', APP_PAGE],
-    ['/robots.txt.bak', APP_PAGE],
-    ['/assets', APP_PAGE],
-    ['/__proto__', APP_PAGE],
-    ['/constructor', APP_PAGE],
-    ['/index.html', '/index.html'],
-    ['/robots.txt', '/robots.txt'],
-    ['/favicon.svg', '/favicon.svg'],
-    ['/assets/app-123.js', '/assets/app-123.js'],
-    // A chunk of an older build: still a file path, S3 answers for it.
-    ['/assets/app-old.js', '/assets/app-old.js'],
-  ])('%s → %s', (uri, expected) => {
-    const request = viewerRequest(uri, { host: 'd111111abcdef8.cloudfront.net' });
-    const result = spa()(request);
-    expect(result.uri).toBe(expected);
-    expect(result.headers).toEqual(request.headers);
+  it("sets the header to the distribution's domain from CloudFront's context, leaving the rest of the request as it was", () => {
+    const request = viewerRequest('/posts/x', { host: 'community.example.com', 'accept-encoding': 'br' });
+    const result = pages()(request);
+    expect(result.headers[DISTRIBUTION_DOMAIN_HEADER]).toEqual({ value: DISTRIBUTION_DOMAIN });
+    expect(result.uri).toBe('/posts/x');
+    expect(result.headers.host).toEqual({ value: 'community.example.com' });
+    expect(result.headers['accept-encoding']).toEqual({ value: 'br' });
+    expect(viewerRequestFunction(config().DefaultCacheBehavior).Properties.FunctionCode).toBe(distributionDomainCode());
   });
 
-  it("is written from the build's listing: the top-level files and everything under /assets/", () => {
-    expect(siteFiles(siteAssets)).toEqual(['/favicon.svg', '/index.html', '/robots.txt']);
-    expect(viewerRequestFunction(config().DefaultCacheBehavior).Properties.FunctionCode).toBe(spaFallbackCode(siteFiles(siteAssets), true));
-  });
-
-  it('knows files in other folders of the build one by one, and has no /assets/ rule without the folder', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'community-posts-site-other-'));
-    try {
-      writeFileSync(join(folder, 'index.html'), '<!doctype html>');
-      mkdirSync(join(folder, 'icons'));
-      writeFileSync(join(folder, 'icons', 'a.png'), '');
-      writeFileSync(join(folder, 'notes é.txt'), '');
-      const files = siteFiles(folder);
-      expect(files).toEqual(['/icons/a.png', '/index.html', '/notes é.txt']);
-      const handler = new Function(`${spaFallbackCode(files, false)}\nreturn handler;`)() as (event: Json) => Json;
-      const uri = (path: string) => (handler({ request: viewerRequest(path) }) as Json).uri as string;
-      expect(uri('/icons/a.png')).toBe('/icons/a.png');
-      expect(uri('/icons/b.png')).toBe(APP_PAGE);
-      expect(uri('/notes%20%C3%A9.txt')).toBe('/notes%20%C3%A9.txt');
-      expect(uri('/assets/app-123.js')).toBe(APP_PAGE);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
+  it('overwrites a value the viewer sent under that name, and never takes Host or X-Forwarded-Host', () => {
+    const result = pages()(viewerRequest('/', { host: 'evil.example', [DISTRIBUTION_DOMAIN_HEADER]: 'evil.example', 'x-forwarded-host': 'evil.example' }));
+    expect(result.headers[DISTRIBUTION_DOMAIN_HEADER]).toEqual({ value: DISTRIBUTION_DOMAIN });
   });
 });
 
@@ -418,10 +474,11 @@ describe('the viewer host (viewer request of /api/*)', () => {
 });
 
 describe("the feed's site (SITE_URL)", () => {
-  it('is the distribution for every API function when no siteUrl is set; the stream consumer answers no one', () => {
+  it('is the distribution for every API function when no siteUrl is set; the stream consumer answers no one, the page function reads the header', () => {
     for (const [handler, fn] of built.stack.functions) {
       const variables = resources[logicalId(fn.function.node.defaultChild)]!.Properties.Environment.Variables as Json;
-      if (handler === TABLE_STREAM_CONSUMER.handler) expect(variables[SITE_URL_VARIABLE], handler).toBeUndefined();
+      // The page function learns the distribution's address from DISTRIBUTION_DOMAIN_HEADER (no cycle).
+      if (handler === TABLE_STREAM_CONSUMER.handler || handler === PAGE_HANDLER) expect(variables[SITE_URL_VARIABLE], handler).toBeUndefined();
       else expect(variables[SITE_URL_VARIABLE], handler).toEqual(outputs.SiteUrl!.Value);
     }
   });
@@ -466,6 +523,22 @@ describe('checks', () => {
     expect(deployTime).toHaveLength(2);
     const integrations = JSON.stringify(ofType('AWS::ApiGatewayV2::Integration'));
     for (const [id] of deployTime) expect(integrations).not.toContain(id);
+  });
+
+  it(`stops the synth with the command to run when the server build is missing (${BUILD_COMMAND})`, () => {
+    const site = mkdtempSync(join(tmpdir(), 'community-posts-site-only-'));
+    try {
+      writeFileSync(join(site, 'index.html'), '<!doctype html>');
+      expect(serverBuildBeside(site)).toBe(`${site}-server`);
+      const build = () => {
+        const app = new App({ outdir: join(outdir, 'missing-server'), context: { 'aws:cdk:bundling-stacks': [] } });
+        return new CommunityPostsStack(app, 'Stack', { settings: DEFAULT_SETTINGS, siteAssets: site });
+      };
+      expect(build).toThrow(SiteBuildError);
+      expect(build).toThrow(/render\.mjs.*npm run build:web/);
+    } finally {
+      rmSync(site, { recursive: true, force: true });
+    }
   });
 
   it(`stops the synth with the command to run when the build is missing (${BUILD_COMMAND})`, () => {

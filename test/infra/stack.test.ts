@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PROJECT_ROOT, TIMEOUT } from '../../infra/api-function.ts';
 import type { BuiltApp } from '../../infra/build.ts';
 import { ACKNOWLEDGMENT_REASONS, indexWildcardFindingId } from '../../infra/nag.ts';
+import { PAGE_HANDLER } from '../../infra/pages.ts';
 import { STREAM_READ_ACTIONS, TABLE_ACCESS, WRITE_ACTIONS, iamActions } from '../../infra/permissions.ts';
 import { ACCESS_LOG_FIELDS, STREAM_FAILURE_RETENTION } from '../../infra/stack.ts';
 import { TABLE_STREAM_CONSUMER, tableStreamConsumer } from '../../infra/streams.ts';
@@ -276,8 +277,9 @@ describe('routes', () => {
 
   it('gives each operation its own function, each invocable by API Gateway, and the stream consumer one more', () => {
     // Besides CDK's two for the site's deployment (test/infra/site.test.ts).
+    // And the page function, behind its function URL (test/infra/site.test.ts).
     const functions = ofType('AWS::Lambda::Function').filter(([id]) => !isDeployTimeFunction(id));
-    expect(functions).toHaveLength(ALL_HANDLERS.length);
+    expect(functions).toHaveLength(ALL_HANDLERS.length + 1);
     expect(new Set(ALL_HANDLERS.map(functionLogicalId)).size).toBe(ALL_HANDLERS.length);
     // Only its event source mapping invokes the consumer.
     expect(
@@ -554,9 +556,9 @@ describe('functions', () => {
 });
 
 describe('least privilege', () => {
-  it('declares the table access of exactly the routes that use the table, and of the stream consumer', () => {
+  it('declares the table access of exactly the routes that use the table, of the stream consumer and of the page function', () => {
     const tableUsers = ROUTES.filter((route) => route.access !== 'none').map((route) => route.handler);
-    expect(Object.keys(TABLE_ACCESS).sort()).toEqual([...tableUsers, CONSUMER].sort());
+    expect(Object.keys(TABLE_ACCESS).sort()).toEqual([...tableUsers, CONSUMER, PAGE_HANDLER].sort());
   });
 
   it('treats exactly the listed operations as read-only', () => {
