@@ -38,7 +38,8 @@ export const BUNDLING: BundlingOptions = {
   mainFields: ['module', 'main'],
   // CommonJS dependencies inside an ES module bundle call require(): give them one.
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-  externalModules: [],
+  // jsdom (the page function's DOM for DOMPurify) asks for the optional `canvas` package, which no function has.
+  externalModules: ['canvas'],
   bundleAwsSDK: true,
   minify: true,
   sourceMap: true,
@@ -64,7 +65,7 @@ export interface ApiFunctionProps {
   /** The table whose name the function gets as TABLE_NAME; none for a function that never uses it. */
   table?: ITable;
   /** Files the function reads at run time, copied into its bundle after esbuild ran. */
-  bundledFiles?: BundledFiles;
+  bundledFiles?: BundledFiles | readonly BundledFiles[];
   memorySize: number;
   /** Default TIMEOUT, the API's; the stream consumer has its own (streamTimeoutSeconds). */
   timeout?: Duration;
@@ -82,18 +83,20 @@ export interface ApiFunctionProps {
 const quote = (path: string) => `'${path.replaceAll("'", "'\\''")}'`;
 
 /** Local bundling runs these shell commands after esbuild: they copy the files into the output. */
-export function copyFilesHook(bundled: BundledFiles): ICommandHooks {
+export function copyFilesHook(given: BundledFiles | readonly BundledFiles[]): ICommandHooks {
+  const all: readonly BundledFiles[] = Array.isArray(given) ? given : [given as BundledFiles];
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (_inputDir: string, outputDir: string) => [
-      `mkdir -p ${quote(join(outputDir, bundled.to))}`,
-      // A file in a subfolder (the server build's chunks) gets its folder first.
-      ...bundled.files.map(
-        (file) =>
-          `mkdir -p ${quote(dirname(join(outputDir, bundled.to, file)))} && cp ${quote(join(bundled.from, file))} ${quote(join(outputDir, bundled.to, file))}`,
-      ),
-    ],
+    afterBundling: (_inputDir: string, outputDir: string) =>
+      all.flatMap((bundled) => [
+        `mkdir -p ${quote(join(outputDir, bundled.to))}`,
+        // A file in a subfolder (the server build's chunks) gets its folder first.
+        ...bundled.files.map(
+          (file) =>
+            `mkdir -p ${quote(dirname(join(outputDir, bundled.to, file)))} && cp ${quote(join(bundled.from, file))} ${quote(join(outputDir, bundled.to, file))}`,
+        ),
+      ]),
   };
 }
 

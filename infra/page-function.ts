@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -24,6 +25,8 @@ export interface PageFunctionProps {
   environment: Record<string, string>;
 }
 
+const JSDOM_XHR_FOLDER = fileURLToPath(new URL('../node_modules/jsdom/lib/jsdom/living/xhr/', import.meta.url));
+
 /** The page function: an ApiFunction of functions/site/page.ts, read-only on the table, with its function URL (IAM auth). */
 export class PageFunction extends ApiFunction {
   readonly url: FunctionUrl;
@@ -34,7 +37,11 @@ export class PageFunction extends ApiFunction {
     super(scope, id, {
       handler: PAGE_HANDLER,
       table: props.table,
-      bundledFiles: { from: props.serverBuild, files: filesUnder(props.serverBuild), to: BUNDLED_SITE_FOLDER },
+      bundledFiles: [
+        { from: props.serverBuild, files: filesUnder(props.serverBuild), to: BUNDLED_SITE_FOLDER },
+        // jsdom resolves its synchronous-XHR worker beside the bundle when it loads (never runs it).
+        { from: JSDOM_XHR_FOLDER, files: ['xhr-sync-worker.js'], to: '.' },
+      ],
       memorySize: props.memorySize,
       logRetention: props.logRetention,
       tracing: props.tracing,

@@ -4,7 +4,7 @@
 
 import { DEFAULT_SITE_NAME, isSiteName } from './site-name.ts';
 
-export { isSiteName };
+export { DEFAULT_SITE_NAME, isSiteName };
 const env = process.env;
 
 /** A positive number from the environment (also the benchmark's BENCH_* settings), or the fallback. */

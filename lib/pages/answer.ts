@@ -60,11 +60,21 @@ async function shell(context: PageContext, status = 200): Promise<Answer> {
   return { status, type: HTML, body: pageDocument(await pageTemplate(), headHtml(head, context.siteName)), noindex: true };
 }
 
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function rendered(url: string, context: PageContext): Promise<Answer> {
   const match = matchRoute(context.path);
   const data = match ? await pageData(match, context) : notFoundPage(context);
   if (data.kind === 'moved') return { status: 301, type: HTML, body: '', location: data.location };
-  const [template, app] = await Promise.all([pageTemplate(), renderApp(url, data.answers, context.siteName)]);
+  // The app's router decodes the path: one that does not decode is rendered as any unknown path.
+  const [template, app] = await Promise.all([pageTemplate(), renderApp(decodes(url) ? url : '/404', data.answers, context.siteName)]);
   return {
     status: data.status,
     type: HTML,
