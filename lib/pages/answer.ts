@@ -147,5 +147,6 @@ export async function pageResult(event: APIGatewayProxyEventV2): Promise<Result>
     delete headers['content-type'];
     return { statusCode: 304, headers };
   }
-  return { statusCode: answer.status, headers, ...(method === 'HEAD' ? {} : { body: answer.body }) };
+  // HEAD: the function URL (and the local server) send the headers of GET, Content-Length included, without the body.
+  return { statusCode: answer.status, headers, body: answer.body };
 }
