@@ -18,7 +18,6 @@ import { siteName } from '#lib/config.ts';
 /** Posts in a feed. */
 export const FEED_SIZE = 20;
 
-
 /** A feed document with its validators. */
 export interface Feed extends Validators {
   xml: string;
