@@ -162,8 +162,8 @@ export const TABLE_ACCESS: Readonly<Record<string, TableAccess>> = {
   'users/suspension/reinstate': { table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'ConditionCheckItem'], indexes: [] },
   // The site's page function (infra/page-function.ts), not a route, anonymous: a post, its slug's
   // claim or the redirect its old slug left, and the items a page shows (GetItem, BatchGetItem);
-  // a list's entries and the sitemap's from the indexes, a post's partition from the table (Query)
-  'site/page': { table: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['Query'] },
+  // a list's entries and the sitemap's from the indexes (Query)
+  'site/page': { table: ['GetItem', 'BatchGetItem'], indexes: ['Query'] },
   // The table's stream consumer (infra/streams.ts), not a route: after a post's deletion, Query of
   // its visits on the table and BatchWriteItem deleting them (lib/reactions/post-removal.ts); after a change
   // of a post's text, in the search table BatchWriteItem of its new postings, checked with a

@@ -38,7 +38,7 @@ import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { SITE_HSTS_SECONDS, SITE_SECURITY_HEADERS } from '#lib/site/headers.ts';
+import { SITE_HSTS_SECONDS, siteHeaders } from '#lib/site/headers.ts';
 import { DISTRIBUTION_DOMAIN_HEADER } from '#lib/site/origin.ts';
 import { VIEWER_HOST_HEADER } from '#lib/http/request.ts';
 import { API_PREFIX } from '#lib/routes.ts';
@@ -95,10 +95,15 @@ export interface SiteProps {
   assets?: string;
   /** The shared-cache time of anonymous reads (publicCacheSeconds): the API cache policy's max TTL is at least this. */
   publicCacheSeconds: number;
+  /** Public reads on: the site may be indexed; off, every answer outside /api/ carries `X-Robots-Tag: noindex`. */
+  publicReads: boolean;
 }
 
-/** The response headers policy's security headers from lib/site/headers.ts: the ones CloudFront has fields for, and the rest as custom headers. */
-export function siteHeadersBehavior(): {
+/**
+ * The response headers policy of the site from lib/site/headers.ts: the security headers
+ * CloudFront has fields for, and the rest as custom headers (with public reads off, X-Robots-Tag).
+ */
+export function siteHeadersBehavior(publicReads: boolean): {
   securityHeadersBehavior: ResponseSecurityHeadersBehavior;
   customHeadersBehavior: { customHeaders: ResponseCustomHeader[] };
 } {
@@ -109,7 +114,7 @@ export function siteHeadersBehavior(): {
     'x-frame-options': frame,
     'referrer-policy': referrer,
     ...others
-  } = SITE_SECURITY_HEADERS;
+  } = siteHeaders(publicReads);
   if (!csp || !hsts || nosniff !== 'nosniff' || !frame || !referrer) throw new Error('lib/site/headers.ts lacks a security header the policy sends.');
   const referrerPolicy = Object.values(HeadersReferrerPolicy).find((value) => value === referrer);
   const frameOption = Object.values(HeadersFrameOption).find((value) => value === frame.toUpperCase());
@@ -180,7 +185,7 @@ export class Site extends Construct {
       code: FunctionCode.fromInline(viewerHostCode()),
     });
 
-    const site = siteHeadersBehavior();
+    const site = siteHeadersBehavior(props.publicReads);
     this.headersPolicy = new ResponseHeadersPolicy(this, 'PageHeaders', {
       comment: 'The site security headers (lib/site/headers.ts)',
       ...site,

@@ -312,6 +312,7 @@ export class CommunityPostsStack extends Stack {
       api: this.api,
       pages: pages.url,
       publicCacheSeconds: settings.publicCacheSeconds,
+      publicReads: settings.publicReads,
       ...(props.siteAssets ? { assets: props.siteAssets } : {}),
       ...(settings.certificateArn
         ? { domain: { names: settings.domainNames, certificateArn: settings.certificateArn, hostedZoneId: settings.hostedZoneId } }

@@ -34,3 +34,11 @@ export const SITE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
   'cross-origin-opener-policy': 'same-origin',
 };
+
+/** What keeps a whole site out of search results while public reads are off: every answer outside the API carries it. */
+export const SITE_NOINDEX_HEADERS: Readonly<Record<string, string>> = { 'x-robots-tag': 'noindex' };
+
+/** The headers every answer outside the API gets: the security headers, and with public reads off the noindex one. */
+export function siteHeaders(publicReads: boolean): Readonly<Record<string, string>> {
+  return publicReads ? SITE_SECURITY_HEADERS : { ...SITE_SECURITY_HEADERS, ...SITE_NOINDEX_HEADERS };
+}

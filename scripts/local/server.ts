@@ -22,7 +22,7 @@ import { templateDeployment } from './template-deployment.ts';
 import { isApiPath, isBuildFile, pageAnswer, siteAnswer, type SiteAnswer } from './site.ts';
 import { DEFAULT_SERVER_BUILD, PAGE_QUERY_PARAMETERS, SITE_BUILD_DIR_VARIABLE } from '../../infra/pages.ts';
 import { DISTRIBUTION_DOMAIN_HEADER } from '#lib/site/origin.ts';
-import { SITE_URL_VARIABLE } from '#lib/config.ts';
+import { PUBLIC_READS_VARIABLE, SITE_URL_VARIABLE } from '#lib/config.ts';
 
 // The local API Gateway: serves a deployment (from the sources or from cdk.out) over HTTP as an
 // HTTP API with payload format 2.0 does on AWS: its routing, its CORS, its size limits and its own
@@ -327,6 +327,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (options.siteRoot && (method === 'GET' || method === 'HEAD') && !isApiPath(target.pathname)) {
       const conditions = {
         method,
+        publicReads: page?.environment[PUBLIC_READS_VARIABLE]?.trim().toLowerCase() === 'true',
         ...(request.headers['accept-encoding'] ? { acceptEncoding: request.headers['accept-encoding'] } : {}),
         ...(request.headers['if-none-match'] ? { ifNoneMatch: request.headers['if-none-match'] } : {}),
       };

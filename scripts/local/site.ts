@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
-import { SITE_SECURITY_HEADERS } from '#lib/site/headers.ts';
+import { siteHeaders } from '#lib/site/headers.ts';
 
 // The site as the local server serves it beside the API, the way CloudFront serves it: outside
 // /api/, GET and HEAD of a file of the build (but index.html and robots.txt) answer the file, as
 // from the bucket; every other path is the page function's (scripts/local/server.ts), whose answer
 // gets what CloudFront adds (pageAnswer()). Never a directory listing, never a file outside the
-// site's folder. Every answer carries the site's security headers (lib/site/headers.ts); hashed
+// site's folder. Every answer carries the site's headers (lib/site/headers.ts: security, and with
+// public reads off X-Robots-Tag: noindex); hashed
 // files under /assets/ are cached for a year, the build's other files are revalidated (no-cache).
 
 export interface SiteAnswer {
@@ -146,15 +147,15 @@ export interface FunctionPage {
 }
 
 /**
- * The page function's answer as the distribution hands it on: the site's security headers over
- * the function's; 304 without a body for a 200 whose ETag the request's If-None-Match names (the
+ * The page function's answer as the distribution hands it on: the site's headers (lib/site/headers.ts)
+ * over the function's; 304 without a body for a 200 whose ETag the request's If-None-Match names (the
  * function may answer 304 itself); its text compressed with br or gzip as the client accepts
  * (`vary: Accept-Encoding`). HEAD: the headers of GET, no body.
  */
 export function pageAnswer(answer: FunctionPage, request: Omit<SiteRequest, 'path'>): SiteAnswer {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(answer.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  Object.assign(headers, SITE_SECURITY_HEADERS);
+  Object.assign(headers, siteHeaders(request.publicReads));
   delete headers['content-length'];
   const tag = headers.etag;
   if (answer.status === 304 || (answer.status === 200 && tag !== undefined && matches(request.ifNoneMatch, tag))) {
@@ -184,6 +185,8 @@ export interface SiteRequest {
   path: string;
   acceptEncoding?: string;
   ifNoneMatch?: string;
+  /** The site's public reads: off, every answer gets `X-Robots-Tag: noindex`, as CloudFront's headers policy adds it. */
+  publicReads: boolean;
 }
 
 /** The answer to a GET or HEAD of the site's `path`; `root` is the built site (web/dist). */
@@ -198,7 +201,7 @@ export function siteAnswer(root: string, request: SiteRequest): SiteAnswer {
   const encoding = COMPRESSIBLE.has(extension) ? encodingFor(request.acceptEncoding) : undefined;
   const tag = `"${content.tag}${encoding ? `-${encoding}` : ''}"`;
   const headers: Record<string, string> = {
-    ...SITE_SECURITY_HEADERS,
+    ...siteHeaders(request.publicReads),
     'content-type': TYPES[extension] ?? 'application/octet-stream',
     'cache-control': immutable ? IMMUTABLE : REVALIDATE,
     etag: tag,

@@ -4,6 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SITE_SECURITY_HEADERS } from '#lib/site/headers.ts';
 import { createPost, unique, type ApiClient } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
+import { functionName } from '#lib/routes.ts';
+import { PAGE_HANDLER } from '../../infra/pages.ts';
+import { deniedPermission } from '../../scripts/local/iam-policy.ts';
 
 // The pages as crawlers and link previews read them (docs/site.md, "Pages for crawlers and link
 // previews"): fetched without JavaScript from `npm start`'s server, which answers through the same
@@ -395,6 +398,29 @@ describe('pages with public reads on', () => {
     expect(index.status).toBe(200);
     expect(index.headers['content-type']).toBe('application/xml');
     expect(index.text).toContain('<sitemapindex');
+    for (const answer of [robots, index, await fetchPage(origin, '/favicon.svg')]) expect(answer.headers['x-robots-tag']).toBeUndefined();
+  });
+
+  it("uses every permission of the page function's role, and needs no other, over every page type", async () => {
+    const { alice } = api.users;
+    const renamed = await createPost(alice.api, { title: unique('Old name '), description: 'moves', publish: 'true' });
+    const now = (await alice.api.put(`/posts/detail/${renamed.slug}`, { form: { title: unique('New name ') } })).body as { slug: string };
+    const paths = ['/', '/tags', `/posts/${post.slug}`, `/tags/${tagSlug}`, `/users/${alice.username}`, `/posts/${now.slug}`, '/nowhere'];
+    for (const path of paths) expect((await fetchPage(origin, path)).status, path).toBe(path === '/nowhere' ? 404 : 200);
+    expect((await fetchPage(origin, `/posts/${renamed.slug}`)).status).toBe(301);
+    const index = await fetchPage(origin, '/sitemap.xml');
+    for (const child of index.document.querySelectorAll('sitemap > loc')) {
+      expect((await fetchPage(origin, new URL(child.textContent!).pathname)).status).toBe(200);
+    }
+    const page = api.server.deployment.functions.get(functionName(PAGE_HANDLER))!;
+    const used = [...(api.server.guard.used.get(page.name) ?? [])].map((use) => use.split(' ') as [string, string]);
+    const granted = page.policy.flatMap((statement) => statement.actions.flatMap((action) => statement.resources.map((resource) => ({ action, resource }))));
+    expect(granted.length).toBeGreaterThan(0);
+    const allows = (grant: { action: string; resource: string }, [action, resource]: [string, string]) =>
+      deniedPermission([{ actions: [grant.action], resources: [grant.resource] }], [{ action, resource }]) === undefined;
+    const unused = granted.filter((grant) => !used.some((use) => allows(grant, use)));
+    expect(unused.map((grant) => `${grant.action} ${grant.resource}`)).toEqual([]);
+    expect(api.server.guard.denials).toEqual([]);
   });
 });
 
@@ -417,5 +443,15 @@ describe('pages with public reads off', () => {
     const robots = await fetchPage(origin, '/robots.txt');
     expect(robots.text).toBe('User-agent: *\nAllow: /api/v1/feed\nDisallow: /api/\n');
     expect(robots.headers['x-robots-tag']).toBe('noindex');
+    // The build's files as well, as CloudFront's headers policy adds it; the API's answers keep their own.
+    const shell = await fetchPage(origin, '/');
+    const script = shell.document.querySelector('script[src]')!.getAttribute('src')!;
+    for (const path of [script, '/favicon.svg']) {
+      const file = await fetchPage(origin, path);
+      expect(file.status, path).toBe(200);
+      expect(file.headers['x-robots-tag'], path).toBe('noindex');
+    }
+    const feed = await fetchPage(origin, '/api/v1/feed');
+    expect(feed.headers['x-robots-tag']).toBeUndefined();
   });
 });

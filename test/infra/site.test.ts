@@ -51,6 +51,26 @@ const viewerRequestFunction = (behavior: Json) => {
   return resources[associations[0]!.FunctionARN['Fn::GetAtt'][0] as string]!;
 };
 
+/** The headers a behaviour's response headers policy sends, by lower-case name; every one overrides the origin's. */
+function headersSent(template: Record<string, Json>, behavior: Json): Record<string, string> {
+  const policy = template[behavior.ResponseHeadersPolicyId.Ref as string]!.Properties.ResponseHeadersPolicyConfig;
+  const security = policy.SecurityHeadersConfig;
+  for (const header of Object.values(security) as Json[]) expect(header.Override).toBe(true);
+  const hsts = security.StrictTransportSecurity;
+  const sent: Record<string, string> = {
+    'content-security-policy': security.ContentSecurityPolicy.ContentSecurityPolicy,
+    'strict-transport-security': `max-age=${hsts.AccessControlMaxAgeSec}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}${hsts.Preload ? '; preload' : ''}`,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': security.FrameOptions.FrameOption,
+    'referrer-policy': security.ReferrerPolicy.ReferrerPolicy,
+  };
+  for (const header of policy.CustomHeadersConfig.Items as Json[]) {
+    expect(header.Override).toBe(true);
+    sent[header.Header.toLowerCase()] = header.Value;
+  }
+  return sent;
+}
+
 const DISTRIBUTION_DOMAIN = 'd111111abcdef8.cloudfront.net';
 
 /** A CloudFront Function of the template, run as CloudFront runs it: `handler(event)` returns the request. */
@@ -308,23 +328,9 @@ describe('the distribution', () => {
     for (const response of responses) expect(response).toEqual({ ErrorCode: response.ErrorCode, ErrorCachingMinTTL: 0 });
   });
 
-  it('sends the security headers of lib/site/headers.ts with the site, overriding the origin', () => {
-    const policy = resources[config().DefaultCacheBehavior.ResponseHeadersPolicyId.Ref as string]!.Properties.ResponseHeadersPolicyConfig;
-    const security = policy.SecurityHeadersConfig;
-    for (const header of Object.values(security) as Json[]) expect(header.Override).toBe(true);
-    const hsts = security.StrictTransportSecurity;
-    const sent: Record<string, string> = {
-      'content-security-policy': security.ContentSecurityPolicy.ContentSecurityPolicy,
-      'strict-transport-security': `max-age=${hsts.AccessControlMaxAgeSec}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}${hsts.Preload ? '; preload' : ''}`,
-      'x-content-type-options': 'nosniff',
-      'x-frame-options': security.FrameOptions.FrameOption,
-      'referrer-policy': security.ReferrerPolicy.ReferrerPolicy,
-    };
-    for (const header of policy.CustomHeadersConfig.Items as Json[]) {
-      expect(header.Override).toBe(true);
-      sent[header.Header.toLowerCase()] = header.Value;
-    }
-    expect(sent).toEqual(SITE_SECURITY_HEADERS);
+  it('sends the security headers of lib/site/headers.ts with the site, overriding the origin; with public reads off (the default) X-Robots-Tag: noindex too', () => {
+    const sent = headersSent(resources, config().DefaultCacheBehavior);
+    expect(sent).toEqual({ ...SITE_SECURITY_HEADERS, 'x-robots-tag': 'noindex' });
     expect(Object.keys(sent)).toEqual(expect.arrayContaining(['permissions-policy', 'cross-origin-opener-policy']));
     expect(sent['content-security-policy']).not.toMatch(/unsafe-(inline|eval)/);
   });
@@ -361,7 +367,7 @@ const acknowledged = (construct: { node: { metadata: { type: string; data: unkno
     .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
     .flatMap((entry) => Object.keys(entry.data as Record<string, string>).map((id) => id.replace(/^annotation::/i, '')));
 
-describe('with a domain of its own (domainName, certificateArn, hostedZoneId), deployed with an account and region', () => {
+describe('with a domain of its own (domainName, certificateArn, hostedZoneId) and public reads on, deployed with an account and region', () => {
   const CERTIFICATE = 'arn:aws:acm:us-east-1:123456789012:certificate/1234abcd-12ab-34cd-56ef-1234567890ab';
   const NAMES = ['community.example.com', 'www.community.example.com'];
   let domain: BuiltApp;
@@ -380,6 +386,7 @@ describe('with a domain of its own (domainName, certificateArn, hostedZoneId), d
         domainName: NAMES.join(','),
         certificateArn: CERTIFICATE,
         hostedZoneId: 'Z0123456789ABCDEFGHIJ',
+        publicReads: 'true',
       };
       domain = buildApp({ outdir: join(outdir, 'domain'), context }, { siteAssets });
       // cdk-nag runs here too: the synth fails on any finding not fixed or acknowledged.
@@ -426,6 +433,15 @@ describe('with a domain of its own (domainName, certificateArn, hostedZoneId), d
     for (const fn of api) expect(fn.Properties.Environment.Variables[SITE_URL_VARIABLE]).toBe(`https://${NAMES[0]}`);
     expect(domainOutputs.SiteUrl!.Value).toBe(`https://${NAMES[0]}`);
     expect(domainOutputs.DistributionDomainName!.Value).toEqual({ 'Fn::GetAtt': [distributionId(), 'DomainName'] });
+  });
+
+  it('lets the site be indexed: the security headers alone, on the pages and on every file of the build', () => {
+    const { DefaultCacheBehavior, CacheBehaviors } = distributionConfig();
+    const files = (CacheBehaviors as Json[]).filter((behavior) => behavior.PathPattern !== API_PATH_PATTERN);
+    expect(files.length).toBeGreaterThan(1);
+    for (const behavior of [DefaultCacheBehavior, ...files]) {
+      expect(headersSent(domainResources, behavior), behavior.PathPattern).toEqual(SITE_SECURITY_HEADERS);
+    }
   });
 
   it('passes cdk-nag without the default certificate acknowledgment (CFR4 is met), the other three kept', () => {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import type { TestUser } from './api.ts';
 import { useApi, type ApiFixture, type ApiFixtureOptions } from './fixture.ts';
 
@@ -10,6 +10,11 @@ import { useApi, type ApiFixture, type ApiFixtureOptions } from './fixture.ts';
 // own, so the tests of a file run side by side. Tests find things as a person does, by role and
 // accessible name (the names are the site's contract, docs/site.md); nothing here knows how the
 // app is built.
+
+// A browser test walks through several pages beside the file's other tests (describe.concurrent)
+// and the other worker's file: on a loaded 2-core machine one took 55 s of the default 60. The
+// timeout is there to stop a hung test, not to measure one: the browser suites get three minutes.
+vi.setConfig({ testTimeout: 180_000 });
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
