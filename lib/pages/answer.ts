@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { publicCacheSeconds, publicReads, siteName, siteUrl } from '#lib/config.ts';
 import { describeError, log } from '#lib/log.ts';
 import { withBudget } from '#lib/retry.ts';
+import { emptyUsage, withDynamoUsage } from '#lib/db/usage.ts';
 import { DISTRIBUTION_DOMAIN_HEADER } from '#lib/site/origin.ts';
 import { APP_QUERY_PARAMETERS, matchRoute } from '#lib/site/routes.ts';
 import { pageData, notFoundPage, siteDescription, type PageContext } from './data.ts';
@@ -125,8 +126,11 @@ export async function pageResult(event: APIGatewayProxyEventV2): Promise<Result>
     };
   }
   let answer: Answer;
+  // What the page cost: DynamoDB calls and the read units they report (ReturnConsumedCapacity), in its log line.
+  const usage = emptyUsage();
   try {
-    answer = await withBudget(() => answerOf(event));
+    answer = await withDynamoUsage(usage, () => withBudget(() => answerOf(event)));
+    log.info('page answered', { path: event.rawPath, status: answer.status, dynamodbCalls: usage.calls, readUnits: usage.readUnits });
   } catch (error) {
     log.error('page failed', { path: event.rawPath, ...describeError(error) });
     return {

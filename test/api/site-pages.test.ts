@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SITE_SECURITY_HEADERS } from '#lib/site/headers.ts';
 import { createPost, unique, type ApiClient } from '../support/api.ts';
 import { useApi } from '../support/fixture.ts';
+import { countDynamoDbCalls } from '../support/dynamodb-calls.ts';
 import { functionName } from '#lib/routes.ts';
 import { PAGE_HANDLER } from '../../infra/pages.ts';
 import { deniedPermission } from '../../scripts/local/iam-policy.ts';
@@ -399,6 +400,32 @@ describe('pages with public reads on', () => {
     expect(index.headers['content-type']).toBe('application/xml');
     expect(index.text).toContain('<sitemapindex');
     for (const answer of [robots, index, await fetchPage(origin, '/favicon.svg')]) expect(answer.headers['x-robots-tag']).toBeUndefined();
+  });
+
+  it('costs a miss a fixed number of round trips, printed with its read units (docs/site.md, "Freshness and cost")', async () => {
+    const { alice } = api.users;
+    const renamed = await createPost(alice.api, { title: unique('Was called '), description: 'moves', publish: 'true' });
+    const now = (await alice.api.put(`/posts/detail/${renamed.slug}`, { form: { title: unique('Now called ') } })).body as { slug: string };
+    const calls = countDynamoDbCalls();
+    try {
+      const cost = async (path: string, status = 200) => {
+        let answered = 0;
+        const usage = await calls.usage(async () => {
+          answered = (await fetchPage(origin, path)).status;
+        });
+        expect(answered, path).toBe(status);
+        console.info(`page miss ${path}: ${usage.rounds} round trips, ${JSON.stringify(usage.calls)}, ${usage.rcu} RCU`);
+        return usage;
+      };
+      expect((await cost(`/posts/${post.slug}`)).rounds).toBe(2);
+      expect((await cost(`/posts/${renamed.slug}`, 301)).rounds).toBe(3);
+      expect((await cost(`/posts/${now.slug}`)).rounds).toBeLessThanOrEqual(2);
+      for (const path of ['/', '/tags', `/tags/${tagSlug}`, `/users/${alice.username}`]) expect((await cost(path)).rounds, path).toBeLessThanOrEqual(2);
+      expect((await cost('/posts/no-such-post', 404)).rounds).toBeLessThanOrEqual(2);
+      expect((await cost('/sitemap.xml')).rounds).toBeLessThanOrEqual(3);
+    } finally {
+      calls.detach();
+    }
   });
 
   it("uses every permission of the page function's role, and needs no other, over every page type", async () => {
