@@ -50,6 +50,15 @@ describeInBrowser('the app over the server-rendered pages', () => {
     return page.page.evaluate(() => (globalThis as unknown as { __takeover: { removedH1: number; loading: number } }).__takeover);
   }
 
+  /** Puts a link in `main` that the app follows itself (a client-side navigation), as a link in a post's text would be. */
+  const addLink = (page: SitePage, path: string, name: string) =>
+    page.page.evaluate(`(() => {
+      const anchor = document.createElement('a');
+      anchor.href = ${JSON.stringify(path)};
+      anchor.textContent = ${JSON.stringify(name)};
+      document.querySelector('main').append(anchor);
+    })()`);
+
   for (const loggedIn of [false, true]) {
     it(`keeps the server's content while the app takes over (${loggedIn ? 'logged in' : 'a visitor'})`, async () => {
       const page = await site.open();
@@ -79,6 +88,34 @@ describeInBrowser('the app over the server-rendered pages', () => {
     expect(await page.page.locator('meta[property="og:title"]').getAttribute('content')).toBe(other.title);
     expect(await page.page.locator('link[rel="canonical"]').getAttribute('href')).toBe(page.url(`/posts/${other.slug}`));
     await expectNoProblems(page);
+    await site.close(page);
+  });
+
+  it("follows a link to a renamed post's old slug: the API's 404 makes the app load the address as a full page, the server's 301 ends on the post", async () => {
+    const { alice } = site.api.users;
+    const renamed = await createPost(alice.api, { title: unique('Before the rename '), description: 'Moved.', publish: 'true' });
+    const now = (await alice.api.put(`/posts/detail/${renamed.slug}`, { form: { title: unique('After the rename ') } })).body as {
+      slug: string;
+      title: string;
+    };
+    const page = await site.open();
+    await takeover(page, '/tags');
+    await addLink(page, `/posts/${renamed.slug}`, 'the old address');
+    await page.page.getByRole('link', { name: 'the old address' }).click();
+    await page.page.waitForURL(`**/posts/${now.slug}`);
+    await expect.poll(() => main(page.page).getByRole('heading', { level: 1 }).textContent()).toBe(now.title);
+    // A post that is gone: the full load answers 404 once, and the app stays on "Page not found".
+    await addLink(page, '/posts/no-such-post-at-all', 'a missing post');
+    let loads = 0;
+    page.page.on('load', () => (loads += 1));
+    const loaded = page.page.waitForEvent('load');
+    await page.page.getByRole('link', { name: 'a missing post' }).click();
+    await loaded;
+    await expect.poll(() => main(page.page).getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
+    await ready(page.page);
+    await page.page.waitForLoadState('networkidle');
+    expect(loads).toBe(1);
+    expect(page.page.url()).toBe(page.url('/posts/no-such-post-at-all'));
     await site.close(page);
   });
 });
