@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/sequencer.ts';
+import { BUNDLE_SUITES } from './test/support/bundle-suites.ts';
 
 /** What every run shares: the projects below and the bundles' run (vitest.bundles.config.ts). */
 export const SHARED_TEST_SETTINGS = {
@@ -40,6 +42,17 @@ export const ALONE_SUITES = [
   'test/api/security/sessions.test.ts',
 ];
 
+/**
+ * With LEAVE_TO_BUNDLES=1 (.ci/run, which runs the bundles' suites right after `npm test`): the
+ * bundles' suites that run whole on the bundles, left out here, so that CI runs each of their
+ * tests once, on what is deployed. A suite with a test the bundles skip (`skipIf(BUNDLES)`) runs
+ * in both.
+ */
+const LEFT_TO_BUNDLES =
+  process.env.LEAVE_TO_BUNDLES === '1'
+    ? BUNDLE_SUITES.filter((file) => file.startsWith('test/api/') && !readFileSync(new URL(file, import.meta.url), 'utf8').includes('skipIf(BUNDLES)'))
+    : [];
+
 // `npm test` runs the three projects: `unit` and `api` together, TEST_WORKERS files at a time, then
 // `api-alone`, one file at a time. `npm run test:unit` runs the `unit` project alone: no database,
 // no server, no Java.
@@ -64,7 +77,7 @@ export default defineConfig({
           // Each file a process of its own, with its own DynamoDB Local, table, local gateway and
           // stream poller (test/support/dynamodb-local.ts, api.ts): files share nothing but the cores.
           include: ['test/api/**/*.test.ts', 'test/infra/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...OFFLINE_INFRA_SUITES, ...ALONE_SUITES],
+          exclude: [...configDefaults.exclude, ...OFFLINE_INFRA_SUITES, ...ALONE_SUITES, ...LEFT_TO_BUNDLES],
           maxWorkers: TEST_WORKERS,
           sequence: { groupOrder: 0 },
           ...CONNECTED_SETUP,

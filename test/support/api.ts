@@ -4,11 +4,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { createUser } from '#lib/auth/create-account.ts';
+import { newAccountWrites, nextUserId } from '#lib/auth/create-account.ts';
+import { hashPassword } from '#lib/auth/passwords.ts';
+import { transactWrite } from '#lib/db/transact.ts';
 import { awsRegion, searchTableOf } from '#lib/config.ts';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { dynamodb, resetDb } from '#lib/db/client.ts';
-import { moveClock, nowMs, resetClock } from '#lib/time.ts';
+import { isoTimestamp, moveClock, nowMs, resetClock } from '#lib/time.ts';
 import { ensureTable } from '../../scripts/local/ensure-table.ts';
 import { startServer, type FunctionAnswered, type RunningServer, type ServerOptions } from '../../scripts/local/server.ts';
 import { startStreamPollers, type StreamPollers } from '../../scripts/local/stream-poller.ts';
@@ -231,14 +233,31 @@ export function targetOptions(): Pick<ServerOptions, 'target' | 'cdkOut' | 'node
 }
 
 /**
- * How many accounts a test process makes at once (TestApi.user): each costs two bcrypt runs at the
- * service's cost, the hash here and the login's check in the handler, in this one process (the
- * sources run in it). Fifteen at once (a suite's users, made together) kept the event loop busy for
+ * How many accounts a test process makes at once (TestApi.user): each costs a bcrypt run at the
+ * service's cost, the login's check in the handler, in this one process (the sources run in it),
+ * and the first account of each password its hash as well. Fifteen at once (a suite's users, made together) kept the event loop busy for
  * seconds, long enough for a DynamoDB answer already received to be read after its 2 s request
  * timeout had fired. Deployed, each login runs in an instance of its own; the accounts a suite
  * needs are its setup, not what it tests.
  */
 const ACCOUNTS_AT_ONCE = 2;
+
+/**
+ * One bcrypt hash per password in this process: the test accounts that share a password share
+ * its hash (and salt), which nothing outside the table sees. The login that follows checks it in
+ * the handler as always; the hash at the service's cost was a second bcrypt run per account,
+ * 130 ms of CPU each, several hundred times per CI run.
+ */
+const passwordHashes = new Map<string, Promise<string>>();
+
+/** A test account, written as the administrator's account creation writes it (lib/auth/create-account.ts). */
+async function createTestUser(username: string, password: string): Promise<{ id: number }> {
+  let hash = passwordHashes.get(password);
+  if (!hash) passwordHashes.set(password, (hash = hashPassword(password)));
+  const user = { id: await nextUserId(), username };
+  await transactWrite(newAccountWrites(user, await hash, isoTimestamp(), { onTaken: () => new Error(`The test username ${username} is taken.`) }));
+  return user;
+}
 let accountsInFlight = 0;
 const waitingForAccount: (() => void)[] = [];
 
@@ -285,7 +304,7 @@ export async function startApi({ streams = true, ...options }: ApiOptions = {}):
     user: (prefix = 'user', password = 'correct horse battery') =>
       accountMaking(async () => {
         const username = unique(prefix);
-        const { id } = await createUser(username, password);
+        const { id } = await createTestUser(username, password);
         const response = await client().post('/login', { json: { username, password } });
         if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
         const token = (response.body as { token: string }).token;
