@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { publicCacheSeconds, publicReads, siteName, siteUrl } from '#lib/config.ts';
 import { describeError, log } from '#lib/log.ts';
 import { withBudget } from '#lib/retry.ts';
 import { emptyUsage, withDynamoUsage } from '#lib/db/usage.ts';
+import { entityTag, noneMatch } from '#lib/http/conditional.ts';
+import { SITE_NOINDEX_HEADERS } from '#lib/site/headers.ts';
 import { DISTRIBUTION_DOMAIN_HEADER } from '#lib/site/origin.ts';
 import { APP_QUERY_PARAMETERS, matchRoute } from '#lib/site/routes.ts';
 import { pageData, notFoundPage, siteDescription, type PageContext } from './data.ts';
@@ -70,8 +71,8 @@ function decodes(path: string): boolean {
   }
 }
 
-async function rendered(url: string, context: PageContext): Promise<Answer> {
-  const match = matchRoute(context.path);
+/** The page of a path (its route, or none: the 404 page). */
+async function rendered(url: string, context: PageContext, match: ReturnType<typeof matchRoute>): Promise<Answer> {
   const data = match ? await pageData(match, context) : notFoundPage(context);
   if (data.kind === 'moved') return { status: 301, type: HTML, body: '', location: data.location };
   // The app's router decodes the path: one that does not decode is rendered as any unknown path.
@@ -95,24 +96,14 @@ async function answerOf(event: APIGatewayProxyEventV2): Promise<Answer> {
   if (path === '/sitemap.xml') return { status: 200, type: 'application/xml', body: await sitemapIndexXml(context.origin) };
   if (sitemap) {
     const xml = await sitemapXml(path.slice('/sitemaps/'.length), context.origin);
-    return xml === undefined ? rendered(path, context) : { status: 200, type: 'application/xml', body: xml };
+    return xml === undefined ? rendered(path, context, undefined) : { status: 200, type: 'application/xml', body: xml };
   }
   const match = matchRoute(path);
   if (!match && path.length > 1 && path.endsWith('/') && matchRoute(path.slice(0, -1))?.route.rendered) {
     return { status: 301, type: HTML, body: '', location: `${context.origin}${path.slice(0, -1)}` };
   }
   if (match && (!match.route.rendered || APP_QUERY_PARAMETERS.some((name) => query.has(name)))) return shell(context);
-  return rendered(path, context);
-}
-
-/** A strong validator of a body. */
-function entityTag(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-}
-
-function matches(ifNoneMatch: string | undefined, tag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
+  return rendered(path, context, match);
 }
 
 /** The page function's answer to a function URL event (payload 2.0). */
@@ -144,10 +135,11 @@ export async function pageResult(event: APIGatewayProxyEventV2): Promise<Result>
     'content-type': answer.type,
     'cache-control': pageCacheControl(),
     etag: tag,
-    ...(answer.noindex || !publicReads() ? { 'x-robots-tag': 'noindex' } : {}),
+    ...(answer.noindex || !publicReads() ? SITE_NOINDEX_HEADERS : {}),
     ...(answer.location ? { location: answer.location } : {}),
   };
-  if (answer.status === 200 && matches(event.headers?.['if-none-match'], tag)) {
+  const ifNoneMatch = event.headers?.['if-none-match'];
+  if (answer.status === 200 && ifNoneMatch !== undefined && noneMatch(ifNoneMatch, tag)) {
     delete headers['content-type'];
     return { statusCode: 304, headers };
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { noneMatch } from '#lib/http/conditional.ts';
 import { siteHeaders } from '#lib/site/headers.ts';
 
 // The site as the local server serves it beside the API, the way CloudFront serves it: outside
@@ -125,12 +126,9 @@ function encode(raw: Buffer, encoding: Encoding): Buffer {
     : gzipSync(raw, { level: 9 });
 }
 
-/** Whether If-None-Match names `tag` (compared weakly, `*` matching any). */
+/** Whether If-None-Match names `tag` (compared weakly, `*` matching any), as the API compares it. */
 function matches(ifNoneMatch: string | undefined, tag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const weak = (value: string) => value.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((candidate) => weak(candidate) === weak(tag));
+  return ifNoneMatch !== undefined && noneMatch(ifNoneMatch, tag);
 }
 
 /** The page answers' types CloudFront compresses (text, XML, JSON, JavaScript). */
