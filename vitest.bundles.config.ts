@@ -18,11 +18,12 @@ export default defineConfig({
     projects: [
       {
         // The settings of `npm test` (not its projects): these suites, TEST_WORKERS at a time, each
-        // with its own DynamoDB Local.
+        // with its own database in the run's DynamoDB Local, one after another in a test process.
         test: {
           ...SHARED_TEST_SETTINGS,
           name: 'bundles',
           include: BUNDLE_SUITES,
+          isolate: false,
           maxWorkers: TEST_WORKERS,
           sequence: { groupOrder: 0 },
           ...CONNECTED_SETUP,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/sequencer.ts';
@@ -12,15 +12,33 @@ export const SHARED_TEST_SETTINGS = {
   env: { LOG_LEVEL: 'error', AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
 };
 
-/** What the suites that reach a table need: a DynamoDB Local (Java) of their own, per file. */
+/**
+ * What the suites that reach a table need: the run's DynamoDB Local (Java), started once, and a
+ * database of their own in it, per file (test/support/global-setup.ts, dynamodb-local.ts).
+ */
 export const CONNECTED_SETUP = { globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/dynamodb-local.ts'] };
 
 /**
  * How many test files run at once (TEST_WORKERS, default one per core, at least 2): each
- * connected file is a process with its own DynamoDB Local and local stack, so two files at once
- * already keep two cores busy.
+ * connected file's handlers run in its process, and the run's DynamoDB Local answers them all, so
+ * two files at once already keep two cores busy.
  */
 export const TEST_WORKERS = Number(process.env.TEST_WORKERS) > 0 ? Number(process.env.TEST_WORKERS) : Math.max(2, availableParallelism());
+
+/**
+ * A test process runs one file after another (`isolate: false`): the modules it loaded, the
+ * handlers' and the SDK's, stay loaded for the next file, about 2 CPU-seconds a file saved
+ * (docs/testing.md). Each file still has its own database, table, gateway, stream poller and
+ * environment (test/support/dynamodb-local.ts restores it). The suites that set, before any module
+ * loads, what modules read as they load (`vi.hoisted`: the log level, Lambda's variables) run
+ * each in a process of its own.
+ */
+const FRESH_PROCESS_SUITES = ['test/api', 'test/infra'].flatMap((dir) =>
+  readdirSync(new URL(dir, import.meta.url), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => `${dir}/${name}`)
+    .filter((file) => readFileSync(new URL(file, import.meta.url), 'utf8').includes('vi.hoisted(')),
+);
 
 /** The stack's tests that need no DynamoDB Local (the others run bundles against it). */
 const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts', 'test/infra/monitoring.test.ts', 'test/infra/site.test.ts', 'test/infra/environment.test.ts'];
@@ -53,7 +71,7 @@ const LEFT_TO_BUNDLES =
     ? BUNDLE_SUITES.filter((file) => file.startsWith('test/api/') && !readFileSync(new URL(file, import.meta.url), 'utf8').includes('skipIf(BUNDLES)'))
     : [];
 
-// `npm test` runs the three projects: `unit` and `api` together, TEST_WORKERS files at a time, then
+// `npm test` runs four projects: `unit`, `api` and `api-fresh` together, TEST_WORKERS files at a time, then
 // `api-alone`, one file at a time. `npm run test:unit` runs the `unit` project alone: no database,
 // no server, no Java.
 export default defineConfig({
@@ -66,6 +84,8 @@ export default defineConfig({
           ...SHARED_TEST_SETTINGS,
           name: 'unit',
           include: ['test/unit/**/*.test.ts', ...OFFLINE_INFRA_SUITES],
+          exclude: [...configDefaults.exclude, ...FRESH_PROCESS_SUITES],
+          isolate: false,
           maxWorkers: TEST_WORKERS,
           sequence: { groupOrder: 0 },
         },
@@ -74,10 +94,22 @@ export default defineConfig({
         test: {
           ...SHARED_TEST_SETTINGS,
           name: 'api',
-          // Each file a process of its own, with its own DynamoDB Local, table, local gateway and
-          // stream poller (test/support/dynamodb-local.ts, api.ts): files share nothing but the cores.
+          // Each file with its own database in the run's DynamoDB Local, its own tables, local
+          // gateway and stream poller (test/support/dynamodb-local.ts, api.ts), one file after
+          // another in each test process.
           include: ['test/api/**/*.test.ts', 'test/infra/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...OFFLINE_INFRA_SUITES, ...ALONE_SUITES, ...LEFT_TO_BUNDLES],
+          exclude: [...configDefaults.exclude, ...OFFLINE_INFRA_SUITES, ...ALONE_SUITES, ...LEFT_TO_BUNDLES, ...FRESH_PROCESS_SUITES],
+          isolate: false,
+          maxWorkers: TEST_WORKERS,
+          sequence: { groupOrder: 0 },
+          ...CONNECTED_SETUP,
+        },
+      },
+      {
+        test: {
+          ...SHARED_TEST_SETTINGS,
+          name: 'api-fresh',
+          include: FRESH_PROCESS_SUITES.filter((file) => !ALONE_SUITES.includes(file) && !LEFT_TO_BUNDLES.includes(file)),
           maxWorkers: TEST_WORKERS,
           sequence: { groupOrder: 0 },
           ...CONNECTED_SETUP,

@@ -12,9 +12,9 @@ import { startServer, type RunningServer } from '../local/server.ts';
 // The benchmark's own stack: an in-memory DynamoDB Local and the local server in this process,
 // its functions under their IAM roles as in `npm start`. A deployment has one table: each fresh
 // table gets a gateway of its own (the IAM guard grants the functions that table only) and a
-// DynamoDB Local of its own, because the emulator keeps every stream record it wrote and its writes
-// slow down as they pile up (test/support/dynamodb-local.ts): 10,000 seeded posts would slow every
-// section after them.
+// DynamoDB Local of its own, because the emulator keeps every stream record it wrote and a
+// database's writes slow down as they pile up (docs/streams.md): 10,000 seeded posts would slow
+// every section after them.
 
 export interface BenchStack {
   /** The DynamoDB Local of the current table. */

@@ -29,17 +29,17 @@ export interface EmulatorOptions {
    */
   sharedDb?: boolean;
   /**
-   * An emulator for one test file, stopped within minutes: the JVM compiles with its quick
-   * compiler only (C1, `-XX:TieredStopAtLevel=1`) and collects with one thread (`-XX:+UseSerialGC`).
-   * Its optimizing compiler (C2) costs more CPU than it saves in so short a life: a test file's
-   * run took a third less CPU, the emulator's included, and its first requests are compiled
-   * sooner. Not for `npm start` and the benchmark, whose emulators live long.
+   * The emulator of a test run (test/support/global-setup.ts: one for the run, a database per test
+   * file): the JVM compiles with its quick compiler only (C1, `-XX:TieredStopAtLevel=1`) and
+   * collects with one thread (`-XX:+UseSerialGC`). For the tests' mix of short bursts the optimizing
+   * compiler (C2) cost more CPU than it saved (docs/testing.md). Not for `npm start` and the
+   * benchmark, which keep the JVM's defaults.
    */
-  shortLived?: boolean;
+  forTests?: boolean;
 }
 
-/** The JVM options of a short-lived emulator (EmulatorOptions.shortLived). */
-export const SHORT_LIVED_JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+/** The JVM options of a test run's emulator (EmulatorOptions.forTests). */
+export const TEST_JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
 export interface Emulator {
   endpoint: string;
@@ -175,7 +175,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
   const child = spawn(
     'java',
     [
-      ...(options.shortLived ? SHORT_LIVED_JVM_OPTIONS : []),
+      ...(options.forTests ? TEST_JVM_OPTIONS : []),
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
       ...main,
       ...storage,

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
+import { localCredentials } from '#lib/config.ts';
 
 // What holds a port `npm start` wants: nothing, a DynamoDB Local (whose data `npm start` must not
 // silently serve as its own), this API (another `npm start`), or some other program.
@@ -68,7 +69,9 @@ function parsed(answer: ProbeAnswer | undefined): Record<string, unknown> | unde
 
 /**
  * A DynamoDB ListTables, as any SDK sends it (DynamoDB Local checks that a signature is there, not
- * what it is): DynamoDB answers with an x-amzn-RequestId header, whatever else it says.
+ * what it is): DynamoDB answers with an x-amzn-RequestId header, whatever else it says. Signed with
+ * the access key the stack would use (an emulator without -sharedDb keeps a database per key): the
+ * tables listed are those `DYNAMODB_ENDPOINT=… npm start` would find.
  */
 async function dynamodbTables(port: number): Promise<string[] | undefined> {
   const answer = await probe(port, '/', {
@@ -76,7 +79,7 @@ async function dynamodbTables(port: number): Promise<string[] | undefined> {
     headers: {
       'Content-Type': 'application/x-amz-json-1.0',
       'X-Amz-Target': 'DynamoDB_20120810.ListTables',
-      Authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+      Authorization: `AWS4-HMAC-SHA256 Credential=${localCredentials().accessKeyId}/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
     },
     body: '{}',
   });

@@ -326,8 +326,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         await visit(s, `/posts/${w.guide.slug}`);
         const body = main(s.page);
         await shows(body.getByRole('alert'), 'This text cannot be shown');
-        // The rest of the page is there; the body is an error, not an empty busy block.
+        // The rest of the page is there (the comments, loaded after the post, too); the body is
+        // an error, not an empty busy block.
         await button(body, 'Vote up').waitFor();
+        await body.locator('.comments-loading').waitFor({ state: 'detached' });
         expect(await body.locator('[aria-busy="true"]').count()).toBe(0);
         expect(await body.locator('strong', { hasText: 'bold' }).count()).toBe(0);
         expect(await axeViolations(s.page)).toEqual([]);

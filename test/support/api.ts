@@ -204,13 +204,12 @@ export function unique(prefix = 'user'): string {
 
 /**
  * Where the bundles' run records which routes its bundles answered, with which statuses (one file
- * per test process; test/bundles/coverage.test.ts reads them all once every other suite is done).
+ * per closed API; test/bundles/coverage.test.ts reads them all once every other suite is done).
  */
 export const BUNDLE_COVERAGE_DIR = fileURLToPath(new URL('../../test-results/bundle-coverage/', import.meta.url));
 
-/** This process's answers from bundles: `<route key> <status>` → how many. */
+/** The answers from bundles since the last record was written: `<route key> <status>` → how many. */
 const bundleAnswers = new Map<string, number>();
-const coverageFile = join(BUNDLE_COVERAGE_DIR, `${process.pid}-${randomUUID().slice(0, 8)}.json`);
 
 function recordBundleAnswer({ routeKey, status }: FunctionAnswered): void {
   const key = `${routeKey} ${status}`;
@@ -220,7 +219,10 @@ function recordBundleAnswer({ routeKey, status }: FunctionAnswered): void {
 function writeBundleCoverage(): void {
   if (bundleAnswers.size === 0) return;
   mkdirSync(BUNDLE_COVERAGE_DIR, { recursive: true });
-  writeFileSync(coverageFile, JSON.stringify({ file: expect.getState().testPath, answers: Object.fromEntries(bundleAnswers) }));
+  // A record per closed API: a test process runs several files one after the other.
+  const record = join(BUNDLE_COVERAGE_DIR, `${process.pid}-${randomUUID().slice(0, 8)}.json`);
+  writeFileSync(record, JSON.stringify({ file: expect.getState().testPath, answers: Object.fromEntries(bundleAnswers) }));
+  bundleAnswers.clear();
 }
 
 /** Whether this run serves the bundles from cdk.out (npm run test:bundles). */

@@ -1,21 +1,29 @@
-import { afterAll, beforeAll } from 'vitest';
-import { startEmulator, type Emulator } from '../../scripts/local/dynamodb-local.ts';
+import { randomUUID } from 'node:crypto';
+import { afterAll, inject } from 'vitest';
 
-// Each connected test file gets a DynamoDB Local of its own (a setup file of the `api` projects and
-// of the bundles' run). One emulator for a whole run slowed every later suite: DynamoDB Local keeps
-// every stream record it ever wrote, deleted tables' included, and each write with a stream costs
-// more the more records it holds (8 concurrent 8-item transactions: 15 ms each on a fresh emulator,
-// 51 ms after 10,000 records; 7 ms without a stream). DynamoDB's streams do not slow writes so.
+// Each connected test file (a setup file of the `api` projects and of the bundles' run) works in a
+// database of its own in the run's DynamoDB Local (global-setup.ts): the emulator runs without
+// -sharedDb, so it keeps a database per access key, and this file's key is its own. Everything the
+// file runs signs with it: its tools and handlers (lib/config.ts localCredentials), the IAM guard
+// in front of its functions, the CLIs it spawns.
+//
+// Not one database for the run: DynamoDB Local makes every write with a stream cost more the more
+// stream records its database holds from other tables, deleted ones' included (8 concurrent
+// 8-item transactions on a new table: 4.5 ms of CPU each, 66 ms once another table of the same
+// database had 10,000 records, 177 ms once that table was deleted; 4–5 ms in a database of its
+// own), so a suite would run slower the later it came. Not an emulator per file either: each JVM
+// start cost about 2 CPU-seconds and its first thousand requests about 3 more while its code
+// compiled (docs/testing.md).
+//
+// A test process runs several files one after the other (vitest.config.ts, `isolate: false`): the
+// environment is the file's, and goes back to what it was once the file is done (this hook,
+// registered first, runs after the file's own).
 
-let emulator: Emulator | undefined;
+const environment = { ...process.env };
+process.env.DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
+process.env.AWS_ACCESS_KEY_ID = `suite${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 
-beforeAll(async () => {
-  // Port 0: the emulator binds one the system chooses (files start emulators at once: none may
-  // take a port another found free a moment before). It lives as long as the file: shortLived.
-  emulator = await startEmulator({ port: 0, shortLived: true });
-  process.env.DYNAMODB_ENDPOINT = emulator.endpoint;
-});
-
-afterAll(async () => {
-  await emulator?.stop();
+afterAll(() => {
+  for (const name of Object.keys(process.env)) if (!(name in environment)) delete process.env[name];
+  Object.assign(process.env, environment);
 });

@@ -11,11 +11,6 @@ import { useApi, type ApiFixture, type ApiFixtureOptions } from './fixture.ts';
 // accessible name (the names are the site's contract, docs/site.md); nothing here knows how the
 // app is built.
 
-// A browser test walks through several pages beside the file's other tests (describe.concurrent)
-// and the other worker's file: on a loaded 2-core machine one took 55 s of the default 60. The
-// timeout is there to stop a hung test, not to measure one: the browser suites get three minutes.
-vi.setConfig({ testTimeout: 180_000 });
-
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM && process.env.CI) {
@@ -76,6 +71,11 @@ const WATCH_CSP = `
 
 /** A file's stack with the built site and its browser; settings as useApi takes them. */
 export function useSite<const Name extends string = never>(options: ApiFixtureOptions<Name> = {}): SiteFixture<Name> {
+  // A browser test walks through several pages beside the file's other tests (describe.concurrent)
+  // and the other worker's file: on a loaded 2-core machine one took 55 s of the default 60. The
+  // timeout is there to stop a hung test, not to measure one: the browser suites get three minutes
+  // (set per file: a test process runs several files, and vitest resets the setting after each).
+  vi.setConfig({ testTimeout: 180_000 });
   beforeAll(() => {
     mkdirSync(ARTIFACTS, { recursive: true });
   });
