@@ -26,19 +26,31 @@ export const CONNECTED_SETUP = { globalSetup: ['test/support/global-setup.ts'], 
 export const TEST_WORKERS = Number(process.env.TEST_WORKERS) > 0 ? Number(process.env.TEST_WORKERS) : Math.max(2, availableParallelism());
 
 /**
+ * The connected suites that load into the test process what Lambda runs one invocation at a time
+ * (stack: the bundles; tracing: the Tracer as in Lambda, modules reloaded): the AWS SDK's first call
+ * there makes the process's one InvokeStore the single-invocation kind, and the local runtime needs
+ * the concurrent kind (scripts/local/source-runtime.ts). A process that ran one cannot run the other.
+ */
+const BUNDLES_IN_PROCESS = ['test/infra/stack.test.ts', 'test/infra/tracing.test.ts'];
+
+/**
  * A test process runs one file after another (`isolate: false`): the modules it loaded, the
  * handlers' and the SDK's, stay loaded for the next file, about 2 CPU-seconds a file saved
  * (docs/testing.md). Each file still has its own database, table, gateway, stream poller and
- * environment (test/support/dynamodb-local.ts restores it). The suites that set, before any module
- * loads, what modules read as they load (`vi.hoisted`: the log level, Lambda's variables) run
- * each in a process of its own.
+ * environment (test/support/dynamodb-local.ts restores it). Each in a process of its own: the
+ * suites that set, before any module loads, what modules read as they load (`vi.hoisted`: the log
+ * level, Lambda's variables), and those that load the bundles into the test process
+ * (BUNDLES_IN_PROCESS).
  */
-const FRESH_PROCESS_SUITES = ['test/api', 'test/infra'].flatMap((dir) =>
-  readdirSync(new URL(dir, import.meta.url), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.test.ts'))
-    .map((name) => `${dir}/${name}`)
-    .filter((file) => readFileSync(new URL(file, import.meta.url), 'utf8').includes('vi.hoisted(')),
-);
+const FRESH_PROCESS_SUITES = [
+  ...['test/api', 'test/infra'].flatMap((dir) =>
+    readdirSync(new URL(dir, import.meta.url), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.test.ts'))
+      .map((name) => `${dir}/${name}`)
+      .filter((file) => readFileSync(new URL(file, import.meta.url), 'utf8').includes('vi.hoisted(')),
+  ),
+  ...BUNDLES_IN_PROCESS,
+];
 
 /** The stack's tests that need no DynamoDB Local (the others run bundles against it). */
 const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts', 'test/infra/monitoring.test.ts', 'test/infra/site.test.ts', 'test/infra/environment.test.ts'];

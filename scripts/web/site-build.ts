@@ -49,6 +49,13 @@ function run(root: string, what: string, args: string[]): void {
 }
 
 /**
+ * The builds' environment: a production build whoever asks for it. Vitest sets NODE_ENV=test, and
+ * the tests' global setup builds a missing site: Vite would keep it and build Preact's debugging
+ * code in (hydration warnings on every server-rendered page).
+ */
+const PRODUCTION_ENV = { ...process.env, NODE_ENV: 'production' };
+
+/**
  * Types, type check, Vite build. The build goes to a folder of its own and then takes web/dist's
  * place, so a server never serves a half-written site and two builds at once do not mix.
  */
@@ -63,7 +70,7 @@ export function buildSite(root: string): void {
     {
       cwd: join(root, 'web'),
       stdio: 'inherit',
-      env: { ...process.env, SITE_OUT_DIR: out },
+      env: { ...PRODUCTION_ENV, SITE_OUT_DIR: out },
     },
   );
   if (vite.status !== 0) {
@@ -91,7 +98,7 @@ export function buildSite(root: string): void {
       '--ssr',
       'src/server.tsx',
     ],
-    { cwd: join(root, 'web'), stdio: 'inherit', env: { ...process.env, SITE_OUT_DIR: serverOut, SITE_SERVER_BUILD: '1' } },
+    { cwd: join(root, 'web'), stdio: 'inherit', env: { ...PRODUCTION_ENV, SITE_OUT_DIR: serverOut, SITE_SERVER_BUILD: '1' } },
   );
   if (ssr.status !== 0) {
     rmSync(out, { recursive: true, force: true });

@@ -1,13 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '#lib/auth/create-account.ts';
 import { openApiDocument } from '#lib/openapi/document.ts';
 import { startServer } from '../../scripts/local/server.ts';
 import { targetOptions, unique } from '../support/api.ts';
+import { HAVE_CHROMIUM, launchChromium } from '../support/chromium.ts';
 import { useApi } from '../support/fixture.ts';
 
 // A real browser (Debian's Chromium, driven by playwright-core): a page served from another
@@ -15,23 +16,7 @@ import { useApi } from '../support/fixture.ts';
 // the API answers the CORS preflight and exposes its headers; and the docs page renders every
 // operation, logs in and tries an authenticated call. Screenshots go to test-results/.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM && process.env.CI) {
-  throw new Error(`Chromium is not at ${CHROMIUM}: .ci/run installs it (apt-get install -y chromium), or set CHROMIUM_PATH.`);
-}
 const ARTIFACTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
-// playwright-core adds --headless and a fresh --user-data-dir of its own to every launch.
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** In the page: its script has shown a result. */
 const FINISHED = "!document.getElementById('status').textContent.startsWith('loading')";
 
@@ -105,7 +90,7 @@ describe.skipIf(!HAVE_CHROMIUM)('in a real browser', () => {
     });
     await new Promise<void>((done) => origin.listen(0, '127.0.0.1', done));
     originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 30_000 });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

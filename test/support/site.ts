@@ -1,31 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import type { TestUser } from './api.ts';
+import { launchChromium } from './chromium.ts';
 import { useApi, type ApiFixture, type ApiFixtureOptions } from './fixture.ts';
 
+export { HAVE_CHROMIUM } from './chromium.ts';
+
 // The site's end-to-end suites: one stack (the API and the built site on one origin, as `npm
-// start` serves them) and one Debian Chromium per file; each test opens a browser context of its
-// own, so the tests of a file run side by side. Tests find things as a person does, by role and
+// start` serves them) and one Debian Chromium per file (chromium.ts); each test opens a browser
+// context of its own, so the tests of a file run side by side. Tests find things as a person does, by role and
 // accessible name (the names are the site's contract, docs/site.md); nothing here knows how the
 // app is built.
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM && process.env.CI) {
-  throw new Error(`Chromium is not at ${CHROMIUM}: .ci/run installs it (apt-get install -y chromium), or set CHROMIUM_PATH.`);
-}
-// playwright-core adds --headless and a fresh --user-data-dir of its own to every launch.
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const ARTIFACTS = `${ROOT}test-results/site/`;
@@ -84,7 +71,7 @@ export function useSite<const Name extends string = never>(options: ApiFixtureOp
   let browser: Browser | undefined;
   const contexts = new Set<BrowserContext>();
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 30_000 });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
