@@ -73,19 +73,55 @@ export const ALONE_SUITES = [
 ];
 
 /**
- * With LEAVE_TO_BUNDLES=1 (.ci/run, which runs the bundles' suites right after `npm test`): the
- * bundles' suites that run whole on the bundles, left out here, so that CI runs each of their
- * tests once, on what is deployed. A suite with a test the bundles skip (`skipIf(BUNDLES)`) runs
- * in both.
+ * With WITH_BUNDLES=1 (.ci/run, after `npm run synth`), `npm test` runs the bundles' suites on the
+ * bundles of cdk.out too, beside the others (bundleProjects, as `npm run test:bundles` runs them),
+ * and leaves out of the sources' projects the ones whose every test runs there: CI runs each of
+ * their tests once, on what is deployed. A suite with a test the bundles skip (`skipIf(BUNDLES)`)
+ * runs in both.
  */
-const LEFT_TO_BUNDLES =
-  process.env.LEAVE_TO_BUNDLES === '1'
-    ? BUNDLE_SUITES.filter((file) => file.startsWith('test/api/') && !readFileSync(new URL(file, import.meta.url), 'utf8').includes('skipIf(BUNDLES)'))
-    : [];
+const WITH_BUNDLES = process.env.WITH_BUNDLES === '1';
+const LEFT_TO_BUNDLES = WITH_BUNDLES
+  ? BUNDLE_SUITES.filter((file) => file.startsWith('test/api/') && !readFileSync(new URL(file, import.meta.url), 'utf8').includes('skipIf(BUNDLES)'))
+  : [];
 
-// `npm test` runs four projects: `unit`, `api` and `api-fresh` together, TEST_WORKERS files at a time, then
-// `api-alone`, one file at a time. `npm run test:unit` runs the `unit` project alone: no database,
-// no server, no Java.
+/**
+ * The bundles' projects (vitest.bundles.config.ts, and `npm test` with WITH_BUNDLES=1): their
+ * suites with the settings of `npm test`'s connected ones, against the bundles of cdk.out
+ * (API_TARGET=bundles), TEST_WORKERS at a time; then, in a group of its own once they are all
+ * done (`coverageGroup`), what their bundles answered, route by route.
+ */
+export function bundleProjects(coverageGroup: number) {
+  const env = { ...SHARED_TEST_SETTINGS.env, API_TARGET: 'bundles' };
+  return [
+    {
+      test: {
+        ...SHARED_TEST_SETTINGS,
+        name: 'bundles',
+        include: BUNDLE_SUITES,
+        isolate: false,
+        maxWorkers: TEST_WORKERS,
+        sequence: { groupOrder: 0 },
+        ...CONNECTED_SETUP,
+        env,
+      },
+    },
+    {
+      test: {
+        ...SHARED_TEST_SETTINGS,
+        name: 'bundles-coverage',
+        include: ['test/bundles/coverage.test.ts'],
+        maxWorkers: 1,
+        sequence: { groupOrder: coverageGroup },
+        env,
+      },
+    },
+  ];
+}
+
+// `npm test` runs four projects: `unit`, `api` and `api-fresh` together, TEST_WORKERS files at a
+// time, then `api-alone`, one file at a time; with WITH_BUNDLES=1, `bundles` beside the first three
+// and `bundles-coverage` last. `npm run test:unit` runs the `unit` project alone: no database, no
+// server, no Java.
 export default defineConfig({
   test: {
     // Longest first across the projects of a group (test/support/sequencer.ts).
@@ -139,6 +175,7 @@ export default defineConfig({
           ...CONNECTED_SETUP,
         },
       },
+      ...(WITH_BUNDLES ? bundleProjects(2) : []),
     ],
   },
 });

@@ -5,8 +5,8 @@ import { templateDeployment } from '../../scripts/local/template-deployment.ts';
 import { DEFAULT_ROUTE_KEY } from '../../infra/route-keys.ts';
 import { BUNDLE_COVERAGE_DIR } from '../support/api.ts';
 
-// Run last in `npm run test:bundles` (vitest.bundles.config.ts), once every other suite of the run
-// is done: every route of the synthesized template was answered by its bundle, under its role,
+// Run last in the bundles' run (`npm run test:bundles`, or `npm test` with WITH_BUNDLES=1), once
+// every other suite of the run is done: every route of the synthesized template was answered by its bundle, under its role,
 // along a success and along an error path. Each test process of the run recorded the route key and
 // status of every answer a bundle gave (test/support/api.ts, BUNDLE_COVERAGE_DIR); this reads them
 // all. A suite left out of the bundles' run, or a route added without a call in one, fails here.

@@ -18,7 +18,7 @@ import { responseValidator } from './openapi.ts';
 
 // Each test file gets its own table in the shared DynamoDB Local and its own local gateway
 // (the code path `npm start` uses), and talks to it over HTTP. With API_TARGET=bundles
-// (npm run test:bundles) the gateway serves the bundles of cdk.out under their roles, as
+// (the `bundles` project) the gateway serves the bundles of cdk.out under their roles, as
 // `npm start -- --bundles` does, on LAMBDA_NODE when it is set; as in `npm start`, the stream
 // poller feeds the table's stream to its consumer (docs/streams.md). Every response an ApiClient
 // receives is checked against the OpenAPI document (test/support/openapi.ts): a response the
@@ -225,7 +225,7 @@ function writeBundleCoverage(): void {
   bundleAnswers.clear();
 }
 
-/** Whether this run serves the bundles from cdk.out (npm run test:bundles). */
+/** Whether this file's project serves the bundles from cdk.out (`bundles`: npm run test:bundles, or npm test with WITH_BUNDLES=1). */
 export const BUNDLES = process.env.API_TARGET === 'bundles';
 
 /** The target of this run: the sources, or the bundles of cdk.out on LAMBDA_NODE. */

@@ -1,6 +1,6 @@
 // The bundles' suites (vitest.bundles.config.ts), read by both configurations: `npm run
-// test:bundles` runs them on the bundles, and with LEAVE_TO_BUNDLES=1 `npm test` leaves to it the
-// ones that run whole there (vitest.config.ts).
+// test:bundles` runs them on the bundles, and with WITH_BUNDLES=1 `npm test` runs them there too
+// and leaves to them the ones that run whole there (vitest.config.ts).
 
 export const BUNDLE_SUITES = [
   // Every route on its bundle, success and error (the examples of the OpenAPI document, in order,

@@ -22,7 +22,7 @@ declare module 'vitest' {
 
 /**
  * The emulator is the run's, not a project's: vitest runs this setup once per project that names
- * it (`api` and `api-alone`), in one process, and stops it after the last project's teardown.
+ * it (every connected project), in one process, and stops it after the last project's teardown.
  */
 interface RunEmulator {
   started: Promise<Emulator>;
@@ -32,7 +32,7 @@ const RUN_EMULATOR = Symbol.for('community-posts.test-emulator');
 const shared = globalThis as { [RUN_EMULATOR]?: RunEmulator };
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (process.env.API_TARGET === 'bundles') {
+  if (project.config.env.API_TARGET === 'bundles') {
     readTemplate(process.env.CDK_OUT ?? 'cdk.out', 'CommunityPosts');
     // What the bundles answer is recorded anew for this run (test/bundles/coverage.test.ts reads it).
     rmSync(fileURLToPath(new URL('../../test-results/bundle-coverage/', import.meta.url)), { recursive: true, force: true });
