@@ -167,6 +167,8 @@ export function getWithBody(client: ApiClient, path: string, body: string, conte
       url,
       {
         method: 'GET',
+        // A connection of its own (raw-http.ts says why).
+        agent: false,
         headers: {
           Accept: 'application/json',
           Authorization: `Token ${client.token}`,

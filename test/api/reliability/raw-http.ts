@@ -17,7 +17,11 @@ export interface RawResponse {
   text: string;
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+// A connection per request, 64 at most at once: no request is sent on a kept connection the
+// server may be closing at that moment. With kept connections one request of a CI run failed with
+// "socket hang up" (security/limits, on a loaded machine); a new loopback connection costs
+// next to nothing.
+const agent = new Agent({ keepAlive: false, maxSockets: 64 });
 
 /** Sends one request to `origin` (e.g. http://127.0.0.1:1234). */
 export function rawRequest(origin: string, req: RawRequest): Promise<RawResponse> {
