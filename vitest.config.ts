@@ -124,7 +124,7 @@ export function bundleProjects(coverageGroup: number) {
 // server, no Java.
 export default defineConfig({
   test: {
-    // Longest first across the projects of a group (test/support/sequencer.ts).
+    // Within a group, project by project, each project's files longest first (test/support/sequencer.ts).
     sequence: { sequencer: LongestFirst },
     projects: [
       {
