@@ -27,9 +27,20 @@ export function Dialog({ title, onClose, children }: Props) {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const element = dialog.current;
     element?.showModal();
-    const closed = () => closing.current();
+    // Escape fires 'cancel' at once and 'close' only at the next frame, when the caller may have
+    // opened a new dialog already: the first of the two closes this one, and only once. Closing it
+    // here, before the caller's render detaches it, gives the focus back to the opener at once.
+    let done = false;
+    const closed = () => {
+      if (done) return;
+      done = true;
+      if (element?.open) element.close();
+      closing.current();
+    };
+    element?.addEventListener('cancel', closed);
     element?.addEventListener('close', closed);
     return () => {
+      element?.removeEventListener('cancel', closed);
       element?.removeEventListener('close', closed);
       if (element?.open) element.close();
       if (opener?.isConnected) opener.focus();
