@@ -56,10 +56,13 @@ const FRESH_PROCESS_SUITES = [
 const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts', 'test/infra/monitoring.test.ts', 'test/infra/site.test.ts', 'test/infra/environment.test.ts'];
 
 /**
- * The connected suites that run alone, one at a time, after all the others have finished: they
+ * The connected suites that run alone, one at a time, with a DynamoDB Local of their own: they
  * measure their own bursts and timings (latencies, the retry budget against the request timeout,
  * how many requests of a burst succeed), which another suite's load on the same cores would
- * change. docs/testing.md says why each is here.
+ * change. `npm test` (scripts/test.ts) runs them in a vitest run of their own at the normal
+ * priority, beside the others' run at the lowest (nice 19), which yields the cores to them; a
+ * single vitest run (`npx vitest run`) runs them after all the others. docs/testing.md says why
+ * each is here.
  */
 export const ALONE_SUITES = [
   'test/api/concurrency.test.ts',
@@ -118,10 +121,11 @@ export function bundleProjects(coverageGroup: number) {
   ];
 }
 
-// `npm test` runs four projects: `unit`, `api` and `api-fresh` together, TEST_WORKERS files at a
-// time, then `api-alone`, one file at a time; with WITH_BUNDLES=1, `bundles` beside the first three
-// and `bundles-coverage` last. `npm run test:unit` runs the `unit` project alone: no database, no
-// server, no Java.
+// Four projects: `unit`, `api` and `api-fresh` together, TEST_WORKERS files at a time, then
+// `api-alone`, one file at a time; with WITH_BUNDLES=1, `bundles` beside the first three and
+// `bundles-coverage` last. `npm test` runs `api-alone` in a run of its own, beside the others
+// (scripts/test.ts). `npm run test:unit` runs the `unit` project alone: no database, no server, no
+// Java.
 export default defineConfig({
   test: {
     // Within a group, project by project, each project's files longest first (test/support/sequencer.ts).
@@ -168,7 +172,8 @@ export default defineConfig({
           ...SHARED_TEST_SETTINGS,
           name: 'api-alone',
           include: ALONE_SUITES,
-          // One at a time, on an otherwise quiet machine: after the two projects above.
+          // One at a time, on an otherwise quiet machine: after the projects above in one run;
+          // in a run of its own at a higher priority than theirs under `npm test`.
           maxWorkers: 1,
           fileParallelism: false,
           sequence: { groupOrder: 1 },

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { childEnvironment } from '../../scripts/local/settings.ts';
 import { unique } from '../support/api.ts';
-import { ROOT, runAdmin, TSX, type CliResult } from '../support/admin-cli.ts';
+import { ADMIN_COMMAND, ROOT, runAdmin, type CliResult } from '../support/admin-cli.ts';
 import { useApi } from '../support/fixture.ts';
 
 // The administrator CLI, run as an operator would: a separate process against the same table.
@@ -70,7 +70,7 @@ describe('admin CLI', () => {
   it('asks for the password at a terminal, without echoing it, twice', async () => {
     const username = unique('cliprompt');
     // `script` gives the CLI a terminal; the answers are typed once each prompt is shown.
-    const command = `${TSX} scripts/admin.ts create-user --username ${username}`;
+    const command = `${ADMIN_COMMAND.join(' ')} create-user --username ${username}`;
     const child = spawn('script', ['-qec', command, '/dev/null'], {
       cwd: ROOT,
       env: childEnvironment({ TABLE_NAME: api.table }),

@@ -248,7 +248,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the site to a visitor, public reads on', () => 
         );
         await link(main(s.page), 'Favorites').click();
         await atPath(s, `/users/${alice.username}/favorites`);
-        await oneH1(s.page);
+        await oneH1(s.page, `Favorites of ${alice.username}`);
         await eventually(
           () => headingLinks(s).allTextContents(),
           (t) => t.join() === w.sibling.title,

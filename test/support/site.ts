@@ -217,11 +217,18 @@ export async function titleNames(page: Page, subject: string): Promise<string> {
   );
 }
 
-/** One h1 on the page, with this text (or containing it). */
+/**
+ * One h1 on the page, with this text (or containing it). Polled: just after a link is followed, the
+ * new page may still be loading what its h1 names (none yet, a "Loading…" status instead).
+ */
 export async function oneH1(page: Page, text?: string | RegExp): Promise<void> {
   await ready(page);
   if (text !== undefined) await shows(h1(page), text);
-  expect(await h1(page).count(), 'h1 elements').toBe(1);
+  await eventually(
+    () => h1(page).count(),
+    (count) => count === 1,
+    'one h1 element',
+  );
 }
 
 // The functions given to page.evaluate run in the page: the browser's globals, which this Node.js
