@@ -29,7 +29,7 @@ function jsonReport(args: string[]): string | undefined {
   return undefined;
 }
 
-/** Whether `nice` runs here (coreutils); without it the two runs share the cores evenly. */
+/** Whether `nice` runs here (coreutils); without it the alone suites run after the others, not beside them. */
 function haveNice(): boolean {
   return spawnSync('nice', ['-n', '0', 'true'], { stdio: 'ignore' }).status === 0;
 }
@@ -77,14 +77,19 @@ async function main(): Promise<number> {
   const report = jsonReport(args);
   const aloneReport = report && report.replace(/(\.json)?$/, '.alone.json');
   const aloneArgs = report ? args.map((arg) => arg.replace(report, aloneReport!)) : args;
+  if (aloneReport) rmSync(aloneReport, { force: true });
   const nice = haveNice();
   console.log(
-    `Two vitest runs: project ${ALONE_PROJECT} at the normal priority (its report follows the other's), the others ${nice ? 'at nice 19' : 'beside it (no `nice` here)'}.`,
+    nice
+      ? `Two vitest runs at once: project ${ALONE_PROJECT} at the normal priority (its report follows the other's), the others at nice 19.`
+      : `Two vitest runs, one after the other (no \`nice\` here): project ${ALONE_PROJECT} after the others.`,
   );
-  const alone = vitest(['--project', ALONE_PROJECT, ...aloneArgs], { nice: false, capture: true });
+  // Without `nice`, the others' run would take half the cores from the alone suites: after it, then.
+  const alone = nice ? vitest(['--project', ALONE_PROJECT, ...aloneArgs], { nice: false, capture: true }) : undefined;
   const rest = await vitest(['--project', `!${ALONE_PROJECT}`, ...args], { nice, capture: false });
-  const aloneResult = await alone;
-  process.stdout.write(`\n--- project ${ALONE_PROJECT} (run beside the others) ---\n${aloneResult.output}`);
+  process.stdout.write(`\n--- project ${ALONE_PROJECT} ---\n`);
+  const aloneResult = await (alone ?? vitest(['--project', ALONE_PROJECT, ...aloneArgs], { nice: false, capture: false }));
+  process.stdout.write(aloneResult.output);
 
   if (report && aloneReport && existsSync(report) && existsSync(aloneReport)) {
     const merged = mergeReports(JSON.parse(readFileSync(report, 'utf8')) as Report, JSON.parse(readFileSync(aloneReport, 'utf8')) as Report);
