@@ -56,13 +56,13 @@ const FRESH_PROCESS_SUITES = [
 const OFFLINE_INFRA_SUITES = ['test/infra/settings.test.ts', 'test/infra/monitoring.test.ts', 'test/infra/site.test.ts', 'test/infra/environment.test.ts'];
 
 /**
- * The connected suites that run alone, one at a time, with a DynamoDB Local of their own: they
- * measure their own bursts and timings (latencies, the retry budget against the request timeout,
- * how many requests of a burst succeed), which another suite's load on the same cores would
- * change. `npm test` (scripts/test.ts) runs them in a vitest run of their own at the normal
- * priority, beside the others' run at the lowest (nice 19), which yields the cores to them; a
- * single vitest run (`npx vitest run`) runs them after all the others. docs/testing.md says why
- * each is here.
+ * The connected suites that run alone, one at a time: they measure their own bursts and timings
+ * (latencies, the retry budget against the request timeout, how many requests of a burst
+ * succeed), which another suite's load on the same cores would change. `npm test`
+ * (scripts/test.ts) runs them in a vitest run of their own (and so with a DynamoDB Local of their
+ * own) at the normal priority, beside the others' run at the lowest (nice 19), which yields the
+ * cores to them; a single vitest run (`npx vitest run`) runs them after all the others.
+ * docs/testing.md says why each is here.
  */
 export const ALONE_SUITES = [
   'test/api/concurrency.test.ts',

@@ -432,6 +432,8 @@ describe('GET /posts: search with paging', () => {
       await create(bob.api, { title: `Hay more ${i} ${word()}` });
     }
     const expected = slugs(matching).reverse();
+    // 21 posts: the oldest needles are not among the 10 changed last, so the index must have them.
+    await api.streams!.caughtUp();
 
     const first = await list(bob.api, { q: w, page_size: '3' });
     const pages = await walk(bob.api, first);
