@@ -41,9 +41,9 @@ interface Part {
 
 /** Runs vitest with `args`; its output to this process's or, with `capture`, collected. */
 function vitest(args: string[], options: { nice: boolean; capture: boolean }): Promise<Part> {
-  const command = options.nice ? ['nice', '-n', '19', process.execPath] : [process.execPath];
+  const [file, ...prefix] = options.nice ? ['nice', '-n', '19', process.execPath] : [process.execPath];
   return new Promise((done) => {
-    const child = spawn(command[0]!, [...command.slice(1), VITEST, 'run', ...args], {
+    const child = spawn(file!, [...prefix, VITEST, 'run', ...args], {
       cwd: ROOT,
       stdio: ['inherit', options.capture ? 'pipe' : 'inherit', options.capture ? 'pipe' : 'inherit'],
     });
@@ -84,11 +84,13 @@ async function main(): Promise<number> {
       ? `Two vitest runs at once: project ${ALONE_PROJECT} at the normal priority (its report follows the other's), the others at nice 19.`
       : `Two vitest runs, one after the other (no \`nice\` here): project ${ALONE_PROJECT} after the others.`,
   );
-  // Without `nice`, the others' run would take half the cores from the alone suites: after it, then.
-  const alone = nice ? vitest(['--project', ALONE_PROJECT, ...aloneArgs], { nice: false, capture: true }) : undefined;
+  // Beside the others' run, its output collected and printed after theirs; without `nice` (the
+  // others' run would take half the cores from the alone suites), after it, printed as it runs.
+  const runAlone = (capture: boolean) => vitest(['--project', ALONE_PROJECT, ...aloneArgs], { nice: false, capture });
+  const alone = nice ? runAlone(true) : undefined;
   const rest = await vitest(['--project', `!${ALONE_PROJECT}`, ...args], { nice, capture: false });
   process.stdout.write(`\n--- project ${ALONE_PROJECT} ---\n`);
-  const aloneResult = await (alone ?? vitest(['--project', ALONE_PROJECT, ...aloneArgs], { nice: false, capture: false }));
+  const aloneResult = await (alone ?? runAlone(false));
   process.stdout.write(aloneResult.output);
 
   if (report && aloneReport && existsSync(report) && existsSync(aloneReport)) {

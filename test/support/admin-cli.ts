@@ -17,7 +17,8 @@ export interface CliResult {
 /** Runs `npm run admin -- <args>` with `env`, `stdin` on its standard input; resolves when it exits. */
 export function runAdmin(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<CliResult> {
   return new Promise((done, fail) => {
-    const child = spawn(ADMIN_COMMAND[0]!, [...ADMIN_COMMAND.slice(1), ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [node, ...adminArgs] = ADMIN_COMMAND;
+    const child = spawn(node!, [...adminArgs, ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
